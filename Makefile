@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# numa-sched: the 2013 automatic NUMA balancing series as Kconfig options
+# on Debian's linux-source-6.1. This Makefile is the table of contents:
+# each target is one step, done by a script in scripts/. `make help`.
+#
+# Everything it builds lives outside the repository, under WORK.
+
+WORK		?= /var/tmp/numa-sched
+KSRC		?= $(WORK)/linux
+BUILD		?= $(WORK)/build
+OUT		?= $(WORK)/out
+
+# Which kernel: fragments of configs/ (without .config) and NAME=y|n options.
+CONFIG		?= numa-all
+OPTS		?=
+empty		:=
+space		:= $(empty) $(empty)
+NAME		?= $(subst $(space),+,$(strip $(CONFIG) $(subst =,-,$(OPTS))))
+BZIMAGE		 = $(BUILD)/$(NAME)/arch/x86/boot/bzImage
+
+# The emulated machine.
+NODES		?= 4
+CPUS_PER_NODE	?= 1
+MEM_PER_NODE_MB	?= 512
+DIST_REMOTE	?= 20
+ACCEL		?= tcg
+TIMEOUT		?= 900
+
+# The guest: scan tuning for quick convergence, tests in order, demo size.
+SCAN_TUNING	?= scan_delay_ms=100 scan_period_min_ms=100 scan_period_max_ms=1000 scan_size_mb=256
+TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads
+TEST_TIMEOUT	?= 300
+DEMO_ARGS	?= 30 32
+
+export WORK KSRC BUILD OUT CONFIG OPTS NAME NODES CPUS_PER_NODE \
+	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
+	TEST_TIMEOUT DEMO_ARGS
+
+LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)
+
+.PHONY: help deps tree kernel menuconfig initramfs boot run unit test clean distclean
+
+help: ## this list
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo
+	@echo "  Variables: CONFIG=\"numa-all no-swap\" OPTS=\"NUMA_FBQ=n\" NODES=4 CPUS_PER_NODE=1"
+	@echo "  MEM_PER_NODE_MB=512 DIST_REMOTE=20 ACCEL=tcg|kvm KSRC=$(KSRC) WORK=$(WORK)"
+
+deps: ## install the missing build and boot dependencies (apt-get)
+	@sh scripts/deps.sh
+
+tree: ## unpack linux-source-6.1 into KSRC, apply patches/, copy the slices
+	@scripts/tree.sh
+
+kernel: tree ## build bzImage for CONFIG/OPTS into BUILD/NAME
+	@scripts/kernel.sh
+
+menuconfig: tree ## choose the features interactively for CONFIG/OPTS's build
+	@scripts/kernel.sh --configure-only
+	$(MAKE) -C $(KSRC) O=$(BUILD)/$(NAME) menuconfig
+
+initramfs: tree ## build the guest's initramfs (test and demo)
+	@MODE=test scripts/initramfs.sh >/dev/null
+	@MODE=demo scripts/initramfs.sh >/dev/null
+
+boot: kernel ## boot NAME's kernel on NODES nodes and run the in-guest TESTS
+	@img=$$(MODE=test scripts/initramfs.sh) && \
+	MODE=test KERNEL=$(BZIMAGE) INITRD=$$img LOGDIR=$(call LOGDIR,test) scripts/boot.sh
+
+run: deps kernel ## the main job: build, boot, run the demo, print the locality report
+	@img=$$(MODE=demo scripts/initramfs.sh) && \
+	MODE=demo KERNEL=$(BZIMAGE) INITRD=$$img LOGDIR=$(call LOGDIR,demo) scripts/boot.sh
+
+unit: ## host-side unit tests of the scripts (tests/*.sh)
+	@scripts/unit.sh
+
+test: deps ## everything: unit tests, the default kernel's build, boot and in-guest suite
+	@scripts/test.sh
+
+clean: ## remove the guest images and logs (OUT)
+	rm -rf $(OUT)
+
+distclean: clean ## also remove the builds and the kernel tree
+	rm -rf $(BUILD) $(KSRC) $(KSRC).lock

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the in-guest tests and workloads: the topology as sysfs
+ * shows it, pinning to a node, where pages are (move_pages(2) in query
+ * mode), /proc/vmstat counters and /proc/<pid>/task/<tid>/sched fields.
+ *
+ * No libnuma in the guest: the two system calls needed are made directly,
+ * and everything else is read from sysfs and procfs, as a test of the
+ * kernel's own interfaces should.
+ */
+#ifndef NUMA_TEST_H
+#define NUMA_TEST_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_setaffinity, CPU_SET */
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NODES	16
+#define PAGE_SZ		4096UL
+
+/* Parse a cpulist ("0-1,4") into @set; returns the number of CPUs. */
+static inline int parse_cpulist(const char *s, cpu_set_t *set)
+{
+	int n = 0;
+
+	CPU_ZERO(set);
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (; a <= b; a++, n++)
+			CPU_SET(a, set);
+		s = (*end == ',') ? end + 1 : end;
+	}
+	return n;
+}
+
+static inline int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (int)n;
+}
+
+/* Number of online nodes, from /sys/devices/system/node/online ("0-3"). */
+static inline int nr_nodes(void)
+{
+	char buf[256];
+	cpu_set_t set;
+
+	if (read_file("/sys/devices/system/node/online", buf, sizeof(buf)) < 0)
+		return -1;
+	return parse_cpulist(buf, &set);
+}
+
+static inline int node_cpus(int node, cpu_set_t *set)
+{
+	char path[128], buf[256];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return parse_cpulist(buf, set);
+}
+
+/* Restrict the calling thread to the CPUs of @node. */
+static inline int pin_to_node(int node)
+{
+	cpu_set_t set;
+
+	if (node_cpus(node, &set) <= 0)
+		return -1;
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Allow the calling thread on every CPU again. */
+static inline int unpin(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Count on which node each page of [addr, addr + len) is: move_pages(2)
+ * with no target nodes only reports. Pages not present count nowhere.
+ * Returns the number of pages reported present, -1 on error.
+ */
+static inline long pages_per_node(void *addr, size_t len, long counts[MAX_NODES])
+{
+	unsigned long i, n = len / PAGE_SZ;
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status));
+	long present = 0;
+
+	memset(counts, 0, sizeof(long) * MAX_NODES);
+	if (!pages || !status)
+		goto out;
+	for (i = 0; i < n; i++)
+		pages[i] = (char *)addr + i * PAGE_SZ;
+	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0)) {
+		present = -1;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (status[i] >= 0 && status[i] < MAX_NODES) {
+			counts[status[i]]++;
+			present++;
+		}
+	}
+out:
+	free(pages);
+	free(status);
+	return present;
+}
+
+/* One counter of /proc/vmstat, -1 when absent. */
+static inline long long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long long val, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			ret = val;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline pid_t gettid_(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/*
+ * The value of "field" in /proc/self/task/<tid>/sched, for the lines
+ * "field : value" printed by kernel/sched/debug.c. Returns 0 if found.
+ */
+static inline int sched_field(pid_t tid, const char *field, long long *val)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (strncmp(p, field, len))
+			continue;
+		p += len;
+		while (*p == ' ')
+			p++;
+		if (*p != ':')
+			continue;
+		*val = strtoll(p + 1, NULL, 10);
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* An anonymous, page-aligned private region, not yet touched. */
+static inline void *region_alloc(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	/* Small pages: a THP would move as one and blur the counts. */
+	madvise(p, len, MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* Write one byte per page: a write fault, or a NUMA hinting fault. */
+static inline void region_touch(void *addr, size_t len, unsigned char v)
+{
+	volatile unsigned char *p = addr;
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		p[off] = v;
+}
+
+#endif /* NUMA_TEST_H */

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs: busybox, qemu/init, the in-guest tests and
+# workloads compiled statically by the host gcc against the tree's
+# kselftest.h, and /etc/numa-sched.conf saying what the guest runs and on
+# what machine the tests should find themselves.
+#
+# Environment: KSRC, OUT, MODE (test|demo), TESTS, NODES, CPUS_PER_NODE,
+# MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS.
+# Prints the path of the initramfs.
+
+set -eu
+
+here=$(dirname "$(realpath "$0")")
+. "$here/lib.sh"
+
+REPO=$(abspath "$here/..")
+: "${KSRC:?}" "${OUT:?}" "${MODE:?}" "${NODES:?}" "${CPUS_PER_NODE:?}"
+: "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}" "${SCAN_TUNING:?}"
+TESTS=${TESTS:-}
+TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+DEMO_ARGS=${DEMO_ARGS:-}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+CC=${HOSTCC:-gcc}
+
+selftests=$KSRC/tools/testing/selftests
+[ -f "$selftests/kselftest.h" ] || die "no kselftest.h in $selftests: run make tree"
+[ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static (make deps)"
+# ldd fails on a static binary: the guest has no dynamic loader.
+! ldd "$BUSYBOX" >/dev/null 2>&1 ||
+	die "$BUSYBOX is not statically linked: install busybox-static (make deps)"
+
+bin=$OUT/bin
+mkdir -p "$bin"
+
+# compile SRC NAME: a static program, rebuilt only when its source or the
+# shared headers are newer than the binary.
+compile()
+{
+	local src=$1 dst=$bin/$2 dep
+
+	if [ -x "$dst" ]; then
+		for dep in "$src" "$REPO"/qemu/lib/*.h "$selftests/kselftest.h"; do
+			[ "$dep" -nt "$dst" ] && break
+			dep=
+		done
+		[ -z "$dep" ] && return 0
+	fi
+	$CC -D_GNU_SOURCE -static -O2 -g -Wall -Wextra -Werror -pthread -I"$selftests" \
+		-o "$dst.tmp" "$src"
+	mv "$dst.tmp" "$dst"
+}
+
+root=$OUT/initramfs-$MODE
+rm -rf "$root"
+mkdir -p "$root"/{bin,etc,lib/numa-sched,tests,proc,sys,dev,tmp}
+cp "$BUSYBOX" "$root/bin/busybox"
+cp "$REPO/qemu/init" "$root/init"
+chmod 755 "$root/init"
+cp "$REPO/qemu/lib/ktap.sh" "$root/lib/numa-sched/"
+
+for t in $TESTS; do
+	if [ -f "$REPO/qemu/tests/$t" ]; then
+		install -m 755 "$REPO/qemu/tests/$t" "$root/tests/$t"
+	elif [ -f "$REPO/qemu/tests/$t.c" ]; then
+		compile "$REPO/qemu/tests/$t.c" "$t"
+		cp "$bin/$t" "$root/tests/$t"
+	else
+		die "no test '$t' in qemu/tests (have: $(ls "$REPO/qemu/tests" | sed 's/\.c$//' | tr '\n' ' '))"
+	fi
+done
+for w in "$REPO"/qemu/workloads/*.c; do
+	name=$(basename "$w" .c)
+	compile "$w" "$name"
+	cp "$bin/$name" "$root/bin/$name"
+done
+
+cat >"$root/etc/numa-sched.conf" <<EOF
+MODE='$MODE'
+TESTS='$TESTS'
+TEST_TIMEOUT='$TEST_TIMEOUT'
+DEMO_ARGS='$DEMO_ARGS'
+NODES='$NODES'
+CPUS_PER_NODE='$CPUS_PER_NODE'
+MEM_PER_NODE_MB='$MEM_PER_NODE_MB'
+DIST_REMOTE='$DIST_REMOTE'
+SCAN_TUNING='$SCAN_TUNING'
+EOF
+
+img=$OUT/initramfs-$MODE.cpio.gz
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -1 >"$img.tmp"
+mv "$img.tmp" "$img"
+echo "$img"

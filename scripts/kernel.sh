@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make kernel: configure and build one bzImage from KSRC into its own O=
+# directory, $BUILD/$NAME.
+#
+# The configuration is tinyconfig plus configs/qemu.config plus the
+# fragments named in CONFIG (names of files in configs/, without .config),
+# plus OPTS, a list of NAME=y|n that is turned into one more fragment:
+#
+#   CONFIG=numa-all                       (the default kernel)
+#   CONFIG="numa-all no-swap"
+#   OPTS="NUMA_CPUPID=y NUMA_GROUPS=n"    (on top of CONFIG)
+#
+# The tree's merge_config.sh does the merge and reports every requested
+# value that Kconfig dropped; here that report is an error, since a kernel
+# that silently lacks an option would make every later result a lie.
+# The new .config replaces the build's only when it differs, so an
+# unchanged configuration keeps the build incremental.
+#
+# Environment: KSRC, BUILD, NAME (the build's directory name), CONFIG,
+# OPTS, JOBS, CC.
+
+set -eu
+
+here=$(dirname "$(realpath "$0")")
+. "$here/lib.sh"
+
+REPO=$(abspath "$here/..")
+[ -n "${KSRC:-}" ] || die "KSRC is not set"
+[ -n "${BUILD:-}" ] || die "BUILD is not set"
+CONFIG=${CONFIG:-numa-all}
+OPTS=${OPTS:-}
+JOBS=${JOBS:-$(nproc)}
+CC=${CC:-ccache gcc}
+
+[ -n "${NAME:-}" ] || die "NAME is not set"
+case "$NAME" in
+*/* | "" | .*) die "bad build name '$NAME'" ;;
+esac
+O=$BUILD/$NAME
+
+[ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree: run make tree"
+[ ! -e "$KSRC/.config" ] ||
+	die "$KSRC/.config exists: the tree was configured in place; O= builds need 'make -C $KSRC mrproper'"
+
+frags="kernel/configs/tiny.config arch/x86/configs/tiny.config $REPO/configs/qemu.config"
+for c in $CONFIG; do
+	f=$REPO/configs/$c.config
+	[ -f "$f" ] || die "no fragment configs/$c.config (have: $(cd "$REPO/configs" && ls *.config | sed 's/\.config$//' | tr '\n' ' '))"
+	frags="$frags $f"
+done
+
+mkdir -p "$O"
+if [ -n "$OPTS" ]; then
+	opts_frag=$O/numa-sched-opts.config
+	: >"$opts_frag.new"
+	for o in $OPTS; do
+		sym=${o%%=*}
+		val=${o#*=}
+		sym=${sym#CONFIG_}
+		case "$sym" in
+		"" | *[!A-Z0-9_]*) die "bad option '$o' in OPTS: want NAME=y or NAME=n" ;;
+		esac
+		case "$val" in
+		y) echo "CONFIG_$sym=y" ;;
+		n) echo "# CONFIG_$sym is not set" ;;
+		*) die "bad value in OPTS '$o': want y or n" ;;
+		esac >>"$opts_frag.new"
+	done
+	mv "$opts_frag.new" "$opts_frag"
+	frags="$frags $opts_frag"
+fi
+
+# Configure in a scratch directory, so that the build's .config (and
+# with it every object's dependency on it) is only touched on a change.
+scratch=$O/.kconfig
+mkdir -p "$scratch"
+log=$scratch/merge.log
+start=$(date +%s)
+if ! (cd "$KSRC" && scripts/kconfig/merge_config.sh -n -O "$scratch" $frags) >"$log" 2>&1; then
+	cat "$log" >&2
+	die "configuration of $NAME failed"
+fi
+# tinyconfig's own fragments carry 32-bit choices that do not exist on
+# x86_64: only what this project's fragments request is held to account.
+ours=$(for f in $frags; do
+	case "$f" in /*) sed -n 's/^\(# \)\?\(CONFIG_[A-Z0-9_]*\)[= ].*/\2/p' "$f" ;; esac
+done | sort -u)
+dropped=$(sed -n 's/^Value requested for \(CONFIG_[A-Z0-9_]*\) not in final .config/\1/p' "$log" |
+	grep -Fxf <(echo "$ours") || true)
+if [ -n "$dropped" ]; then
+	{
+		echo "numa-sched: error: Kconfig dropped requested options for $NAME:"
+		for sym in $dropped; do
+			grep -A2 "^Value requested for $sym " "$log" | sed 's/^/    /'
+		done
+		echo "(a dependency is not met: see the options' 'depends on' in menuconfig)"
+	} >&2
+	exit 1
+fi
+if ! cmp -s "$scratch/.config" "$O/.config"; then
+	cp "$scratch/.config" "$O/.config"
+	info "$NAME: new .config"
+fi
+info "config $NAME: ok ($(( $(date +%s) - start ))s)"
+[ "${1:-}" = --configure-only ] && exit 0
+
+start=$(date +%s)
+if ! make -s -C "$KSRC" O="$O" CC="$CC" -j"$JOBS" bzImage >"$O/build.log" 2>&1; then
+	tail -n 40 "$O/build.log" >&2
+	die "build of $NAME failed (full log: $O/build.log)"
+fi
+# A warning is a failure too: the series must build cleanly.
+if grep -E ': (warning|error):' "$O/build.log" >&2; then
+	die "build of $NAME printed warnings (full log: $O/build.log)"
+fi
+info "build $NAME: ok ($(( $(date +%s) - start ))s) -> $O/arch/x86/boot/bzImage"

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the numa-sched scripts. Sourced, never executed.
+
+die()
+{
+	echo "numa-sched: error: $*" >&2
+	exit 1
+}
+
+info()
+{
+	echo "numa-sched: $*" >&2
+}
+
+# abspath PATH: the absolute, symlink-free form of PATH, whether or not it
+# exists yet (realpath -m does not require the components to exist).
+abspath()
+{
+	realpath -m -- "$1"
+}
+
+# is_inside DIR PARENT: true when DIR is PARENT or lies below it.
+is_inside()
+{
+	local d p
+	d=$(abspath "$1")
+	p=$(abspath "$2")
+	case "$d/" in
+	"$p"/*) return 0 ;;
+	esac
+	return 1
+}
