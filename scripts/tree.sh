@@ -44,12 +44,14 @@ mkdir -p "$(dirname "$KSRC")"
 exec 9>"$KSRC.lock"
 flock 9
 
-# What identifies the tarball: Debian's package version when dpkg knows it,
-# and the file's size and mtime in any case (TARBALL may be overridden).
+# What identifies the tarball: Debian's package version when it is the
+# package's file, and the file's size and mtime in any case.
 tarball_id()
 {
-	local ver
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+	local ver=
+
+	[ "$(abspath "$TARBALL")" = /usr/src/linux-source-6.1.tar.xz ] &&
+		ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
 	echo "${ver:-unknown} $(stat -c '%s %Y' "$TARBALL") $(abspath "$TARBALL")"
 }
 

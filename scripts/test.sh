@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make test: the host-side unit tests, then the default kernel's build,
+# boot and in-guest suite. Each stage's results are judged by the tree's
+# KTAP parser; this adds them up and ends with "N passed, N failed".
+# A stage that fails without results (a build error, a guest that
+# crashed or hung) counts as one failure of its own.
+
+set -u
+
+here=$(dirname "$(realpath "$0")")
+. "$here/lib.sh"
+
+: "${OUT:?}"
+mkdir -p "$OUT"
+passed=0
+failed=0
+
+# count LOG: add the "Ran N tests: passed: P, failed: F" of kunit.py parse.
+count()
+{
+	local line p f e
+
+	line=$(grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null | tail -n1)
+	p=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+	f=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+	e=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0} + ${e:-0}))
+	[ -n "$line" ]
+}
+
+stage()
+{
+	local name=$1 log=$OUT/test-$1.log rc
+
+	shift
+	info "=== $name"
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	if ! count "$log" && [ "$rc" != 0 ]; then
+		failed=$((failed + 1))
+		echo "numa-sched: $name failed before reporting results" >&2
+	elif [ "$rc" != 0 ] && ! grep -q 'failed: [1-9]\|errors: [1-9]' "$log"; then
+		# Results all passed, yet the stage failed: a kernel report or
+		# a guest that did not finish. Count it.
+		failed=$((failed + 1))
+	fi
+	return "$rc"
+}
+
+stage unit make -s --no-print-directory unit
+if stage kernel make -s --no-print-directory kernel; then
+	stage guest make -s --no-print-directory boot
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
