@@ -72,7 +72,7 @@ run: deps kernel ## the main job: build, boot, run the demo, print the locality 
 	@img=$$(MODE=demo scripts/initramfs.sh) && \
 	MODE=demo KERNEL=$(BZIMAGE) INITRD=$$img LOGDIR=$(call LOGDIR,demo) scripts/boot.sh
 
-unit: ## host-side unit tests of the scripts (tests/*.sh)
+unit: tree ## host-side unit tests of the scripts (tests/*.sh)
 	@scripts/unit.sh
 
 test: deps ## everything: unit tests, the default kernel's build, boot and in-guest suite

@@ -95,12 +95,7 @@ if ! grep -q '^numa-sched: guest done' "$console"; then
 	failed=1
 fi
 
-# Kernel report headers, after the printk timestamp. Lines that merely
-# contain the words (a boot's "report a bug") do not start with them.
-reports='^(\[ *[0-9]+\.[0-9]+\] )?(BUG: |WARNING: |Oops: |Oops -|general protection fault|Kernel panic - not syncing|kernel BUG at|UBSAN: |INFO: task .* blocked for more than|rcu: INFO: |INFO: rcu_|watchdog: BUG: soft lockup|kmemleak: [0-9]+ new suspected)'
-if grep -Eq "$reports" "$console"; then
-	echo "numa-sched: FAIL: the kernel reported a problem:" >&2
-	grep -E -A20 "$reports" "$console" | head -n 60 | sed 's/^/    /' >&2
+if ! "$here/kernel-reports.sh" "$console" >&2; then
 	failed=1
 fi
 

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of scripts/kernel.sh's configuration step, on the real tree
+# (KSRC, made by make tree) but in throw-away build directories: options
+# that Kconfig drops are an error, and bad input is refused before
+# anything is built.
+
+set -eu
+
+here=$(dirname "$(realpath "$0")")
+. "$here/../qemu/lib/ktap.sh"
+
+kernel=$here/../scripts/kernel.sh
+tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ktap_header
+[ -f "${KSRC:-}/kernel/sched/Kconfig.numa" ] || ktap_exit_skip "no tree at KSRC: run make tree"
+ktap_plan 6
+
+# configure NAME CONFIG OPTS: the configuration step alone.
+configure()
+{
+	NAME=$1 CONFIG=$2 OPTS=$3 BUILD=$tmp "$kernel" --configure-only >"$tmp/out" 2>&1
+}
+
+if configure ok numa-none "NUMA_SWAP=y"; then r=0; else r=1; fi
+grep -qx '# CONFIG_NUMA_CPUPID is not set' "$tmp/ok/.config" || r=1
+grep -qx 'CONFIG_NUMA_SWAP=y' "$tmp/ok/.config" || r=1
+grep -qx 'CONFIG_NUMA_BALANCING=y' "$tmp/ok/.config" || r=1
+ktap_result $r "fragments and OPTS end up in .config"
+
+if configure dep numa-all "NUMA_CPUPID=n NUMA_GROUPS=y"; then r=1; else r=0; fi
+grep -q 'Kconfig dropped requested options' "$tmp/out" || r=1
+grep -q 'CONFIG_NUMA_GROUPS' "$tmp/out" || r=1
+ktap_result $r "an option whose dependency is unmet is an error naming it"
+
+if configure bad numa-all "NUMA_FBQ=maybe"; then r=1; else r=0; fi
+grep -q "bad value in OPTS 'NUMA_FBQ=maybe'" "$tmp/out" && [ ! -e "$tmp/bad/.config" ] || r=1
+ktap_result $r "a bad OPTS value is refused"
+
+if configure nofrag no-such-thing ""; then r=1; else r=0; fi
+grep -q 'no fragment configs/no-such-thing.config' "$tmp/out" || r=1
+ktap_result $r "an unknown fragment is refused, with the list of those known"
+
+before=$(stat -c %Y "$tmp/ok/.config")
+touch -d '2020-01-01' "$tmp/ok/.config"
+configure ok numa-none "NUMA_SWAP=y" || true
+[ "$(stat -c %Y "$tmp/ok/.config")" = "$(date -d 2020-01-01 +%s)" ]
+ktap_result $? "an unchanged configuration leaves .config untouched (was $before)"
+
+mkdir -p "$tmp/fake"
+echo 'all:' >"$tmp/fake/Makefile"
+echo 'CONFIG_X=y' >"$tmp/fake/.config"
+if KSRC=$tmp/fake configure inplace numa-all ""; then r=1; else r=0; fi
+grep -q 'configured in place' "$tmp/out" || r=1
+ktap_result $r "a tree configured in place is refused"
+
+ktap_finished

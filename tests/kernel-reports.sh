@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of scripts/kernel-reports.sh: each kind of kernel report in a
+# console log is caught, and the same words inside ordinary messages are
+# not.
+
+set -eu
+
+here=$(dirname "$(realpath "$0")")
+. "$here/../qemu/lib/ktap.sh"
+
+check=$here/../scripts/kernel-reports.sh
+tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+clean='[    0.000000] Linux version 6.1.192-numa-sched
+[    0.412000] Spectre V2 : WARNING: Unprivileged eBPF is enabled with eIBRS on, data leaks possible via Spectre v2 BHB attacks!
+[    0.500000] please report a bug: nothing to see here
+[    0.600000] x86/cpu: BUG: words in the middle of a line
+numa-sched: test 1/4: topology.sh
+numa-sched: guest done'
+
+# expect NAME STATUS LINE...: the log is the clean boot plus the lines.
+expect()
+{
+	local name=$1 want=$2 rc
+
+	shift 2
+	{ echo "$clean"; printf '%s\n' "$@"; } >"$tmp/log"
+	if "$check" "$tmp/log" >"$tmp/out"; then rc=0; else rc=$?; fi
+	[ "$rc" = "$want" ]
+	ktap_result $? "$name"
+}
+
+ktap_header
+ktap_plan 12
+
+# The eBPF line above starts with a subsystem prefix, not with the header.
+expect "a clean boot passes" 0
+expect "WARNING: with a timestamp" 1 \
+	"[   12.345678] WARNING: CPU: 1 PID: 73 at kernel/sched/fair.c:2710 task_numa_fault+0x1/0x2"
+expect "BUG: without a timestamp" 1 "BUG: unable to handle page fault for address: 0000000000000008"
+expect "Oops" 1 "[    3.000000] Oops: 0000 [#1] PREEMPT SMP NOPTI"
+expect "kernel BUG at" 1 "[    3.000000] kernel BUG at mm/migrate.c:123!"
+expect "lockdep" 1 "[    3.000000] WARNING: possible circular locking dependency detected"
+expect "KASAN" 1 "[    3.000000] BUG: KASAN: use-after-free in task_numa_group+0x10/0x20"
+expect "RCU stall" 1 "[   30.000000] rcu: INFO: rcu_sched self-detected stall on CPU"
+expect "hung task" 1 "[  150.000000] INFO: task numa:88 blocked for more than 120 seconds."
+expect "general protection fault" 1 "[    3.000000] general protection fault, probably for non-canonical address"
+expect "panic" 1 "[    3.000000] Kernel panic - not syncing: Fatal exception"
+
+echo '^[0-9]+:\[ *[0-9.]+\] WARNING: CPU: 1 PID: 73 at drivers/harmless' >"$tmp/allow"
+{ echo "$clean"; echo "[    1.000000] WARNING: CPU: 1 PID: 73 at drivers/harmless.c:1 x"; } >"$tmp/log"
+ALLOW=$tmp/allow "$check" "$tmp/log" >"$tmp/out"
+ktap_result $? "ALLOW lists a known harmless report"
+
+ktap_finished
