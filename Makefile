@@ -39,7 +39,7 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME NODES CPUS_PER_NODE \
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)
 
-.PHONY: help deps tree kernel menuconfig initramfs boot run unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -52,6 +52,9 @@ deps: ## install the missing build and boot dependencies (apt-get)
 
 tree: ## unpack linux-source-6.1 into KSRC, apply patches/, copy the slices
 	@scripts/tree.sh
+
+export-glue: ## export commits made by hand in KSRC into patches/TOPIC and the series
+	@scripts/export-glue.sh
 
 kernel: tree ## build bzImage for CONFIG/OPTS into BUILD/NAME
 	@scripts/kernel.sh
@@ -71,6 +74,15 @@ boot: kernel ## boot NAME's kernel on NODES nodes and run the in-guest TESTS
 run: deps kernel ## the main job: build, boot, run the demo, print the locality report
 	@img=$$(MODE=demo scripts/initramfs.sh) && \
 	MODE=demo KERNEL=$(BZIMAGE) INITRD=$$img LOGDIR=$(call LOGDIR,demo) scripts/boot.sh
+
+check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, reproducible series
+	@scripts/check.sh
+
+check-selftest: ## prove make check fails on planted bugs, in a scratch WORK (slow)
+	@scripts/check-selftest.sh
+
+series: tree ## export the series with a cover letter into WORK/series
+	@SERIES_DIR=$(WORK)/series scripts/series.sh
 
 unit: tree ## host-side unit tests of the scripts (tests/*.sh)
 	@scripts/unit.sh

@@ -29,7 +29,7 @@ here=$(dirname "$(realpath "$0")")
 REPO=$(abspath "$here/..")
 [ -n "${KSRC:-}" ] || die "KSRC is not set"
 [ -n "${BUILD:-}" ] || die "BUILD is not set"
-CONFIG=${CONFIG:-numa-all}
+CONFIG=${CONFIG-numa-all}	# set but empty: the guest base alone
 OPTS=${OPTS:-}
 JOBS=${JOBS:-$(nproc)}
 CC=${CC:-ccache gcc}
@@ -117,6 +117,16 @@ if ! cmp -s "$scratch/.config" "$O/.config"; then
 fi
 info "config $NAME: ok ($(( $(date +%s) - start ))s)"
 [ "${1:-}" = --configure-only ] && exit 0
+
+# Reproducible, the tree's documented way
+# (Documentation/kbuild/reproducible-builds.rst): the same sources and
+# .config give the same vmlinux, whatever the day, user, host or build
+# count. The date is that of the 2013 series' v8 posting. ccache's base
+# directory makes its hits independent of where the tree and the build
+# live, as long as they sit side by side (KSRC and BUILD under one parent).
+export KBUILD_BUILD_TIMESTAMP="Fri Sep 27 14:26:45 UTC 2013"
+export KBUILD_BUILD_USER=numa-sched KBUILD_BUILD_HOST=numa-sched KBUILD_BUILD_VERSION=1
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$KSRC")}
 
 start=$(date +%s)
 if ! make -s -C "$KSRC" O="$O" CC="$CC" -j"$JOBS" bzImage >"$O/build.log" 2>&1; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make test: the host-side unit tests, then the default kernel's build,
-# boot and in-guest suite. Each stage's results are judged by the tree's
+# boot and in-guest suite, then the static gate (make check). Each stage's results are judged by the tree's
 # KTAP parser; this adds them up and ends with "N passed, N failed".
 # A stage that fails without results (a build error, a guest that
 # crashed or hung) counts as one failure of its own.
@@ -53,6 +53,7 @@ stage()
 stage unit make -s --no-print-directory unit
 if stage kernel make -s --no-print-directory kernel; then
 	stage guest make -s --no-print-directory boot
+	stage check make -s --no-print-directory check
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

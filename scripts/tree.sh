@@ -55,15 +55,15 @@ tarball_id()
 	echo "${ver:-unknown} $(stat -c '%s %Y' "$TARBALL") $(abspath "$TARBALL")"
 }
 
-# The series, with the content of every patch it names: any edit to either
-# changes this hash.
+# The series' list of patches, with the content of every patch it names:
+# any edit to either changes this hash, comments and blank lines do not.
 series_id()
 {
 	local p
 
 	[ -f "$REPO/patches/series" ] || { echo none; return; }
 	{
-		cat "$REPO/patches/series"
+		series_list
 		series_list | while read -r p; do
 			[ -f "$REPO/patches/$p" ] ||
 				die "patches/series names $p, which does not exist"

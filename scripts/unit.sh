@@ -9,6 +9,7 @@ set -eu
 
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
+. "$here/../qemu/lib/ktap.sh"
 
 REPO=$(abspath "$here/..")
 OUT=${OUT:?}
@@ -25,8 +26,7 @@ failed=0
 		n=$((n + 1))
 		name=$(basename "$t")
 		if "$t" >"$OUT/unit.out" 2>&1; then rc=0; else rc=$?; fi
-		awk -v name="$name" '{ print "    " $0 }
-			/^TAP version/ && !done { print "    # Subtest: " name; done = 1 }' "$OUT/unit.out"
+		ktap_nest "$name" "$OUT/unit.out"
 		if [ "$rc" = 0 ]; then
 			echo "ok $n $name"
 		else

@@ -52,3 +52,12 @@ ktap_exit_skip()
 	echo "1..0 # SKIP $*"
 	exit 4
 }
+
+# ktap_nest NAME FILE: a test's own (K)TAP output, indented as a subtest
+# of the document being printed, with the "# Subtest:" line the kernel's
+# KTAP parser expects after its version line (kselftest.h prints none).
+ktap_nest()
+{
+	awk -v name="$1" '{ print "    " $0 }
+		/^K?TAP version/ && !done { print "    # Subtest: " name; done = 1 }' "$2"
+}

@@ -1,0 +1,273 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: the static-analysis gate, as one KTAP document.
+#
+#   1. our coccinelle rules fire on their bad examples and stay quiet on
+#      their good ones (scripts/cocci-selftest.sh);
+#   2. our rules over every C file the series adds or touches;
+#   3. the tree's own coccinelle checks (make coccicheck MODE=report) on
+#      the directories the series touches;
+#   4. sparse (make C=2) on the objects built from those files, in the
+#      all-on and all-off configurations;
+#   5. checkpatch.pl --strict on the exported series: no errors, and only
+#      warning types that patches/cover-letter.txt gives a reason for;
+#   6. the exported series, git am'ed onto a fresh unpack of the tarball,
+#      gives the same .config and the same vmlinux (reproducible build).
+#
+# 2 to 4 compare with the pristine tree (a worktree of KSRC at "pristine",
+# in WORK/pristine/linux): only findings that the pristine tree does not
+# have fail, and they are printed. Line numbers are left out of the
+# comparison, since the series moves code.
+#
+# Environment: KSRC, BUILD, OUT, WORK, TARBALL.
+
+set -u
+
+here=$(dirname "$(realpath "$0")")
+. "$here/lib.sh"
+. "$here/../qemu/lib/ktap.sh"
+
+REPO=$(abspath "$here/..")
+: "${KSRC:?}" "${BUILD:?}" "${OUT:?}" "${WORK:?}"
+KSRC=$(abspath "$KSRC")
+TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+STATE=$KSRC/.git/numa-sched
+PRISTINE=$WORK/pristine/linux
+LOG=$OUT/check
+# checkpatch's SPDX check needs Debian's python3 with python3-ply.
+export PATH=/usr/bin:$PATH
+mkdir -p "$LOG"
+
+# The series' files: what the glue changes and what the slices add.
+series_files()
+{
+	{
+		git -C "$KSRC" diff --name-only pristine HEAD
+		awk '{ print $2 }' "$STATE/manifest"
+	} | sort -u
+}
+cfiles=$(series_files | grep -E '\.[ch]$' || true)
+
+# Set the pristine worktree up, or bring it back to "pristine".
+pristine_tree()
+{
+	local want
+
+	want=$(git -C "$KSRC" rev-parse pristine)
+	if [ "$(git -C "$PRISTINE" rev-parse HEAD 2>/dev/null)" != "$want" ] ||
+	   [ -n "$(git -C "$PRISTINE" status --porcelain 2>/dev/null)" ]; then
+		rm -rf "$PRISTINE"
+		git -C "$KSRC" worktree prune
+		mkdir -p "$(dirname "$PRISTINE")"
+		git -C "$KSRC" worktree add -q --detach "$PRISTINE" pristine >/dev/null
+	fi
+}
+
+# new_findings BASE OURS: the lines of OURS (normalised findings, "file:
+# message") that BASE does not have as many times, with their counts.
+new_findings()
+{
+	awk 'NR == FNR { base[$0]++; next } { if (base[$0]-- <= 0) print }' "$1" "$2"
+}
+
+# normalise TREE: "path:line:col: message" -> "path: message", the path
+# relative to the tree.
+normalise()
+{
+	sed -E -e "s|^$1/||" -e 's|^([^: ]+):[0-9]+(:[0-9]+)*(-[0-9]+)?:|\1:|' | sort
+}
+
+check_cocci_selftest()
+{
+	"$here/cocci-selftest.sh" >"$LOG/cocci-selftest.ktap" 2>&1
+	local rc=$?
+	cat "$LOG/cocci-selftest.ktap"
+	return $rc
+}
+
+# run_rules TREE: our rules over the series' C files present in TREE.
+run_rules()
+{
+	local tree=$1 f files=""
+
+	for f in $cfiles; do
+		[ -f "$tree/$f" ] && files="$files $tree/$f"
+	done
+	[ -n "$files" ] || return 0
+	for r in "$REPO"/coccinelle/*.cocci; do
+		spatch --very-quiet -D report --no-includes --include-headers \
+			--sp-file "$r" $files 2>/dev/null | sed "s|\$| [$(basename "$r" .cocci)]|"
+	done
+}
+
+check_our_rules()
+{
+	run_rules "$KSRC" | normalise "$KSRC" >"$LOG/rules.ours"
+	run_rules "$PRISTINE" | normalise "$PRISTINE" >"$LOG/rules.base"
+	new_findings "$LOG/rules.base" "$LOG/rules.ours" >"$LOG/rules.new"
+	sed 's/^/# new: /' "$LOG/rules.new"
+	[ ! -s "$LOG/rules.new" ]
+}
+
+# coccicheck TREE: the tree's own rules on the series' directories.
+coccicheck()
+{
+	local d
+
+	for d in $(echo "$cfiles" | xargs -r -n1 dirname | sort -u); do
+		[ -d "$1/$d" ] || continue
+		make -s -C "$1" coccicheck MODE=report M="$d" J="$(nproc)" 2>/dev/null |
+			grep -E '^[^ ]+:[0-9]+:[0-9]+-[0-9]+: '
+	done | normalise "$1"
+}
+
+check_coccicheck()
+{
+	coccicheck "$KSRC" >"$LOG/coccicheck.ours"
+	coccicheck "$PRISTINE" >"$LOG/coccicheck.base"
+	new_findings "$LOG/coccicheck.base" "$LOG/coccicheck.ours" >"$LOG/coccicheck.new"
+	sed 's/^/# new: /' "$LOG/coccicheck.new"
+	[ ! -s "$LOG/coccicheck.new" ]
+}
+
+# objects TREE O: the objects built in O from the series' C files, plus
+# the units that include kernel/sched's internal headers when those
+# change. A slice #included into another unit (fair.c) has no object of
+# its own: the unit that includes it, which the glue touches, stands for it.
+objects()
+{
+	local f o
+
+	for f in $cfiles; do
+		case "$f" in
+		kernel/sched/*.h) echo kernel/sched/core.o kernel/sched/fair.o \
+			kernel/sched/build_policy.o kernel/sched/build_utility.o ;;
+		*.c) echo "${f%.c}.o" ;;
+		esac
+	done | tr ' ' '\n' | sort -u | while read -r o; do
+		[ -f "$2/$o" ] && echo "$o"
+	done
+}
+
+# sparse TREE NAME CONFIG: sparse on the series' objects of one config.
+sparse_run()
+{
+	local tree=$1 name=$2 config=$3 build objs
+
+	build=$(dirname "$tree")/build
+	KSRC=$tree BUILD=$build NAME=$name CONFIG=$config OPTS= \
+		"$here/kernel.sh" >"$LOG/sparse-$name.build" 2>&1 || return 1
+	objs=$(objects "$tree" "$build/$name")
+	[ -n "$objs" ] || return 0
+	make -s -C "$tree" O="$build/$name" C=2 $objs 2>&1 >/dev/null |
+		grep -E ': (warning|error):' | normalise "$tree"
+}
+
+check_sparse()
+{
+	local config rc=0
+
+	sparse_run "$PRISTINE" pristine "" >"$LOG/sparse.base" || {
+		echo "# the pristine tree did not build: $LOG/sparse-pristine.build"
+		return 1
+	}
+	for config in numa-all numa-none; do
+		sparse_run "$KSRC" "$config" "$config" >"$LOG/sparse.$config" || {
+			echo "# $config did not build: $LOG/sparse-$config.build"
+			rc=1
+			continue
+		}
+		new_findings "$LOG/sparse.base" "$LOG/sparse.$config" >"$LOG/sparse.$config.new"
+		sed "s/^/# new ($config): /" "$LOG/sparse.$config.new"
+		[ ! -s "$LOG/sparse.$config.new" ] || rc=1
+	done
+	return $rc
+}
+
+check_checkpatch()
+{
+	local p rc=0 types t
+
+	for p in "$SERIES_DIR"/0*.patch; do
+		case "$p" in */0000-cover-letter.patch) continue ;; esac
+		(cd "$KSRC" && scripts/checkpatch.pl --strict --show-types --terse "$p") |
+			grep -E ': (ERROR|WARNING|CHECK):'
+	done >"$LOG/checkpatch.txt"
+	sed 's/^/# /' "$LOG/checkpatch.txt"
+	grep -q ': ERROR:' "$LOG/checkpatch.txt" && rc=1
+	types=$(sed -nE 's/.*: (WARNING|CHECK):([A-Z_]+):.*/\2/p' "$LOG/checkpatch.txt" | sort -u)
+	for t in $types; do
+		if ! grep -q "^$t: " "$REPO/patches/cover-letter.txt"; then
+			echo "# $t has no reason in patches/cover-letter.txt"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+# The series onto a fresh unpack; the same .config and vmlinux as KSRC's.
+check_reproducible()
+{
+	local v=$WORK/verify p
+
+	rm -rf "$v/linux"
+	mkdir -p "$v/linux"
+	tar -xJf "$TARBALL" -C "$v/linux" --strip-components=1 || return 1
+	(
+		cd "$v/linux" &&
+		git init -q && git add -f -A . &&
+		git -c user.name=verify -c user.email=verify@localhost commit -q -m pristine &&
+		for p in "$SERIES_DIR"/0*.patch; do
+			case "$p" in */0000-cover-letter.patch) continue ;; esac
+			git -c user.name=verify -c user.email=verify@localhost am -q "$p" || exit 1
+		done
+	) >"$LOG/verify-am.log" 2>&1 || { echo "# git am failed: $LOG/verify-am.log"; return 1; }
+	KSRC=$v/linux BUILD=$v/build NAME=numa-all CONFIG=numa-all OPTS= \
+		"$here/kernel.sh" >"$LOG/verify-build.log" 2>&1 ||
+		{ echo "# the series' tree did not build: $LOG/verify-build.log"; return 1; }
+	if ! cmp -s "$BUILD/numa-all/.config" "$v/build/numa-all/.config"; then
+		echo "# .config differs"
+		return 1
+	fi
+	a=$(sha256sum <"$BUILD/numa-all/vmlinux" | cut -c1-16)
+	b=$(sha256sum <"$v/build/numa-all/vmlinux" | cut -c1-16)
+	echo "# vmlinux sha256 $a (KSRC) $b (series)"
+	[ "$a" = "$b" ]
+}
+
+export SERIES_DIR=$WORK/series
+
+ktap_result_of()
+{
+	local name=$1 rc
+
+	shift
+	"$@" >"$LOG/$name.out" 2>&1
+	rc=$?
+	ktap_nest "$name" "$LOG/$name.out"
+	ktap_result $rc "$name"
+}
+
+pristine_tree
+"$here/series.sh" >"$LOG/series.log" 2>&1 || { cat "$LOG/series.log"; exit 1; }
+
+{
+	echo "KTAP version 1"
+	echo "1..6"
+	ktap_result_of cocci-selftest check_cocci_selftest
+	if [ -n "$cfiles" ]; then
+		ktap_result_of our-coccinelle-rules check_our_rules
+		ktap_result_of coccicheck check_coccicheck
+		ktap_result_of sparse check_sparse
+	else
+		ktap_skip our-coccinelle-rules "the series touches no C file yet"
+		ktap_skip coccicheck "the series touches no C file yet"
+		ktap_skip sparse "the series touches no C file yet"
+	fi
+	ktap_result_of checkpatch check_checkpatch
+	ktap_result_of reproducible-series check_reproducible
+} >"$LOG/check.ktap"
+cat "$LOG/check.ktap"
+# The tree's KTAP parser judges, as for the other stages.
+python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$LOG/check.ktap"
