@@ -22,6 +22,7 @@ mkdir -p "$SCRATCH"
 git clone -q "$REPO" "$SCRATCH/repo"
 cd "$SCRATCH/repo"
 
+mkdir -p src/kernel/sched
 cat >src/kernel/sched/numa_planted.c <<'EOC'
 // SPDX-License-Identifier: GPL-2.0
 /* Planted by check-selftest: a reference that one path leaks. */

@@ -82,7 +82,7 @@ series_list()
 # Pairs "source destination" for every file the slices bring.
 slice_list()
 {
-	(cd "$REPO/src" && find . -type f ! -name '*~' ! -name '*.orig' \
+	[ ! -d "$REPO/src" ] || (cd "$REPO/src" && find . -type f ! -name '*~' ! -name '*.orig' \
 		! -name '*.rej' -printf '%P\n' | LC_ALL=C sort) |
 		while read -r f; do
 			echo "src/$f $f"
