@@ -72,10 +72,11 @@ new_findings()
 }
 
 # normalise TREE: "path:line:col: message" -> "path: message", the path
-# relative to the tree.
+# relative to the tree, and line numbers inside messages left out too.
 normalise()
 {
-	sed -E -e "s|^$1/||" -e 's|^([^: ]+):[0-9]+(:[0-9]+)*(-[0-9]+)?:|\1:|' | sort
+	sed -E -e "s|^$1/||" -e 's|^([^: ]+):[0-9]+(:[0-9]+)*(-[0-9]+)?:|\1:|' \
+		-e 's/(at|on) line [0-9]+/\1 line N/g' | sort
 }
 
 check_cocci_selftest()
