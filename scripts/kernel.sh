@@ -78,7 +78,10 @@ scratch=$O/.kconfig
 mkdir -p "$scratch"
 log=$scratch/merge.log
 start=$(date +%s)
-if ! (cd "$KSRC" && scripts/kconfig/merge_config.sh -n -O "$scratch" $frags) >"$log" 2>&1; then
+# merge_config.sh keeps its temporary files in the current directory, the
+# tree: hold the tree's lock meanwhile, so that a make tree running at the
+# same time does not take them for hand edits.
+if ! (cd "$KSRC" && flock "$KSRC.lock" scripts/kconfig/merge_config.sh -n -O "$scratch" $frags) >"$log" 2>&1; then
 	cat "$log" >&2
 	die "configuration of $NAME failed"
 fi

@@ -177,6 +177,17 @@ apply_series()
 	local p n=0
 
 	info "applying patches/series to $KSRC"
+	# Remember what the glue had made of each file it touches: a file
+	# that comes out of the new series the same gets its old mtime back,
+	# so that editing one patch does not rebuild all that includes mm.h.
+	# The slices are removed and copied again too: the same for them.
+	{
+		git -C "$KSRC" diff --name-only pristine HEAD
+		[ ! -f "$MANIFEST" ] || awk '{ print $2 }' "$MANIFEST"
+	} | while read -r f; do
+		[ -f "$KSRC/$f" ] &&
+			echo "$(sha256sum <"$KSRC/$f" | cut -d' ' -f1) $(stat -c %Y "$KSRC/$f") $f"
+	done >"$STATE/mtimes"
 	git -C "$KSRC" reset -q --hard pristine
 	git -C "$KSRC" clean -q -f -d -x
 	rm -f "$MANIFEST"
@@ -245,3 +256,13 @@ if [ "$(cat "$STATE/series.id")" != "$(series_id)" ]; then
 	apply_series
 fi
 copy_slices
+
+# After a new series: files that came out as they were get their mtime back.
+if [ -f "$STATE/mtimes" ]; then
+	while read -r sha mtime f; do
+		[ -f "$KSRC/$f" ] &&
+			[ "$(sha256sum <"$KSRC/$f" | cut -d' ' -f1)" = "$sha" ] &&
+			touch -d "@$mtime" "$KSRC/$f" || true
+	done <"$STATE/mtimes"
+	rm -f "$STATE/mtimes"
+fi
