@@ -18,6 +18,7 @@ empty		:=
 space		:= $(empty) $(empty)
 NAME		?= $(subst $(space),+,$(strip $(CONFIG) $(subst =,-,$(OPTS))))
 BZIMAGE		 = $(BUILD)/$(NAME)/arch/x86/boot/bzImage
+KCONFIG		 = $(BUILD)/$(NAME)/.config
 
 # The emulated machine.
 NODES		?= 4
@@ -33,7 +34,7 @@ TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads
 TEST_TIMEOUT	?= 300
 DEMO_ARGS	?= 30 32
 
-export WORK KSRC BUILD OUT CONFIG OPTS NAME NODES CPUS_PER_NODE \
+export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TEST_TIMEOUT DEMO_ARGS
 
@@ -63,7 +64,7 @@ menuconfig: tree ## choose the features interactively for CONFIG/OPTS's build
 	@scripts/kernel.sh --configure-only
 	$(MAKE) -C $(KSRC) O=$(BUILD)/$(NAME) menuconfig
 
-initramfs: tree ## build the guest's initramfs (test and demo)
+initramfs: kernel ## build the guest's initramfs (test and demo)
 	@MODE=test scripts/initramfs.sh >/dev/null
 	@MODE=demo scripts/initramfs.sh >/dev/null
 

@@ -21,7 +21,7 @@
 # TCG by default: on these hosts /dev/kvm exists but a KVM guest hangs at
 # "Booting from ROM". ACCEL=kvm asks for KVM.
 #
-# Environment: KSRC, KERNEL, INITRD, LOGDIR, MODE, NODES, CPUS_PER_NODE,
+# Environment: KSRC, KERNEL, KCONFIG, INITRD, LOGDIR, MODE, NODES, CPUS_PER_NODE,
 # MEM_PER_NODE_MB, DIST_REMOTE, TIMEOUT, ACCEL, QEMU, APPEND.
 
 set -eu
@@ -97,6 +97,21 @@ fi
 
 if ! "$here/kernel-reports.sh" "$console" >&2; then
 	failed=1
+fi
+
+# KUnit suites built in (KCONFIG says which) ran at boot and printed KTAP
+# on the console; a kernel with none prints an empty plan, not judged.
+kunit=$(grep -c '^CONFIG_.*_KUNIT_TEST=y' "${KCONFIG:-/dev/null}" || true)
+if [ "$MODE" = test ] && [ "$kunit" != 0 ] && ! grep -q 'KTAP version' "$console"; then
+	echo "numa-sched: FAIL: KUnit tests are built in but none ran (see $console)" >&2
+	failed=1
+fi
+if [ "$MODE" = test ] && [ "$kunit" != 0 ] && grep -q 'KTAP version' "$console"; then
+	echo "numa-sched: KUnit results from the console:"
+	if ! python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$console" >"$LOGDIR/kunit.log" 2>&1; then
+		failed=1
+	fi
+	cat "$LOGDIR/kunit.log"
 fi
 
 if [ "$MODE" = test ]; then

@@ -6,7 +6,8 @@
 # kselftest.h, and /etc/numa-sched.conf saying what the guest runs and on
 # what machine the tests should find themselves.
 #
-# Environment: KSRC, OUT, MODE (test|demo), TESTS, NODES, CPUS_PER_NODE,
+# Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo),
+# TESTS, NODES, CPUS_PER_NODE,
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS.
 # Prints the path of the initramfs.
 
@@ -17,7 +18,8 @@ here=$(dirname "$(realpath "$0")")
 
 REPO=$(abspath "$here/..")
 : "${KSRC:?}" "${OUT:?}" "${MODE:?}" "${NODES:?}" "${CPUS_PER_NODE:?}"
-: "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}" "${SCAN_TUNING:?}"
+: "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}" "${SCAN_TUNING:?}" "${KCONFIG:?}"
+[ -f "$KCONFIG" ] || die "no $KCONFIG: build the kernel first (make kernel)"
 TESTS=${TESTS:-}
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 DEMO_ARGS=${DEMO_ARGS:-}
@@ -76,6 +78,17 @@ for w in "$REPO"/qemu/workloads/*.c; do
 	cp "$bin/$name" "$root/bin/$name"
 done
 
+# The feature options the kernel was built with, for the tests to know
+# which state to check. Options absent from .config are off.
+features=""
+for o in NUMA_BALANCING NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER; do
+	if grep -qx "CONFIG_$o=y" "$KCONFIG"; then
+		features="$features $o=y"
+	else
+		features="$features $o=n"
+	fi
+done
+
 cat >"$root/etc/numa-sched.conf" <<EOF
 MODE='$MODE'
 TESTS='$TESTS'
@@ -86,6 +99,7 @@ CPUS_PER_NODE='$CPUS_PER_NODE'
 MEM_PER_NODE_MB='$MEM_PER_NODE_MB'
 DIST_REMOTE='$DIST_REMOTE'
 SCAN_TUNING='$SCAN_TUNING'
+FEATURES='${features# }'
 EOF
 
 img=$OUT/initramfs-$MODE.cpio.gz

@@ -17,18 +17,21 @@ mkdir -p "$OUT"
 passed=0
 failed=0
 
-# count LOG: add the "Ran N tests: passed: P, failed: F" of kunit.py parse.
+# count LOG: add up every "Ran N tests: passed: P, failed: F" of kunit.py
+# parse in LOG (a guest run has two: KUnit's and the in-guest suite's).
 count()
 {
-	local line p f e
+	local line p f e found=1
 
-	line=$(grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null | tail -n1)
-	p=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
-	f=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
-	e=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
-	passed=$((passed + ${p:-0}))
-	failed=$((failed + ${f:-0} + ${e:-0}))
-	[ -n "$line" ]
+	while read -r line; do
+		p=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+		f=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+		e=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
+		passed=$((passed + ${p:-0}))
+		failed=$((failed + ${f:-0} + ${e:-0}))
+		found=0
+	done < <(grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null)
+	return $found
 }
 
 stage()

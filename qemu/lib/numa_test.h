@@ -203,6 +203,30 @@ static inline int sched_field(pid_t tid, const char *field, long long *val)
 	return ret;
 }
 
+/*
+ * Whether the guest's kernel was built with CONFIG_<name>: the host puts
+ * FEATURES='NUMA_CPUPID=y NUMA_GROUPS=n ...' in /etc/numa-sched.conf.
+ * Returns 1 or 0, -1 when the file does not say.
+ */
+static inline int feature_enabled(const char *name)
+{
+	char buf[4096], want[64];
+	char *features;
+
+	if (read_file("/etc/numa-sched.conf", buf, sizeof(buf)) < 0)
+		return -1;
+	features = strstr(buf, "FEATURES='");
+	if (!features)
+		return -1;
+	snprintf(want, sizeof(want), "%s=y", name);
+	features += strlen("FEATURES='");
+	for (char *tok = strtok(features, " '\n"); tok; tok = strtok(NULL, " '\n")) {
+		if (!strcmp(tok, want))
+			return 1;
+	}
+	return 0;
+}
+
 /* An anonymous, page-aligned private region, not yet touched. */
 static inline void *region_alloc(size_t len)
 {
