@@ -218,7 +218,7 @@ check_checkpatch()
 # The series onto a fresh unpack; the same .config and vmlinux as KSRC's.
 check_reproducible()
 {
-	local v=$WORK/verify p
+	local v=$WORK/verify p a b
 
 	rm -rf "$v/linux"
 	mkdir -p "$v/linux"

@@ -20,7 +20,6 @@ REPO=$(abspath "$here/..")
 : "${KSRC:?}"
 [ -n "${TOPIC:-}" ] || die "TOPIC is not set (the folder of patches/ to export into)"
 case "$TOPIC" in */* | .*) die "bad TOPIC '$TOPIC'" ;; esac
-STATE=$KSRC/.git/numa-sched
 
 # The glue applied by make tree ends where git am stopped; what follows
 # was committed by hand. The applied count is that of the series.
