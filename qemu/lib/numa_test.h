@@ -107,7 +107,10 @@ static inline int unpin(void)
 
 /*
  * Count on which node each page of [addr, addr + len) is: move_pages(2)
- * with no target nodes only reports. Pages not present count nowhere.
+ * with no target nodes only reports. Pages not present count nowhere, and
+ * neither do, in 6.1, pages whose PTE the NUMA scanner has just made
+ * PROT_NONE (follow_page() reports them as absent until the next fault):
+ * judge residency against the region's size, not against what is seen.
  * Returns the number of pages reported present, -1 on error.
  */
 static inline long pages_per_node(void *addr, size_t len, long counts[MAX_NODES])

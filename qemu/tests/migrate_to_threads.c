@@ -47,12 +47,14 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
+/* Share of the whole region on the worker's node. */
 static int residency(struct worker *w)
 {
 	long counts[MAX_NODES];
-	long present = pages_per_node(w->mem, REGION_LEN, counts);
 
-	return present > 0 ? (int)(100 * counts[w->node] / present) : 0;
+	if (pages_per_node(w->mem, REGION_LEN, counts) < 0)
+		return 0;
+	return (int)(100 * counts[w->node] / (REGION_LEN / PAGE_SZ));
 }
 
 int main(void)
