@@ -141,6 +141,26 @@ out:
 	return present;
 }
 
+/*
+ * pages_per_node(), once at least 90% of the region is seen: pages the
+ * scanner has just made PROT_NONE come back at their next fault, within
+ * milliseconds for a region that is being written. Gives up after 2 s
+ * and returns what it saw last.
+ */
+static inline long pages_per_node_settled(void *addr, size_t len, long counts[MAX_NODES])
+{
+	long present = 0;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		present = pages_per_node(addr, len, counts);
+		if (present < 0 || present * 10 >= (long)(len / PAGE_SZ) * 9)
+			break;
+		usleep(50 * 1000);
+	}
+	return present;
+}
+
 /* One counter of /proc/vmstat, -1 when absent. */
 static inline long long vmstat(const char *name)
 {
@@ -227,6 +247,34 @@ static inline int feature_enabled(const char *name)
 		if (!strcmp(tok, want))
 			return 1;
 	}
+	return 0;
+}
+
+/*
+ * A task's NUMA fault averages, summed over the nodes: the task_private
+ * and task_shared fields of the "numa_faults node=..." lines of
+ * /proc/self/task/<tid>/sched. Returns 0, or -1 if the file is missing.
+ */
+static inline int task_numa_faults(pid_t tid, long *priv, long *shared)
+{
+	char path[64], line[256];
+	unsigned long tp, ts, gp, gs;
+	FILE *f;
+	int n;
+
+	*priv = *shared = 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "numa_faults node=%d task_private=%lu task_shared=%lu group_private=%lu group_shared=%lu",
+			   &n, &tp, &ts, &gp, &gs) == 5) {
+			*priv += tp;
+			*shared += ts;
+		}
+	}
+	fclose(f);
 	return 0;
 }
 

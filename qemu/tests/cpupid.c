@@ -34,30 +34,6 @@ struct worker {
 
 static volatile int stop;
 
-/* Sum the task_private and task_shared fault averages over all nodes. */
-static int task_faults(pid_t tid, long *priv, long *shared)
-{
-	char path[64], line[256];
-	unsigned long tp, ts, gp, gs;
-	FILE *f;
-	int n;
-
-	*priv = *shared = 0;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "numa_faults node=%d task_private=%lu task_shared=%lu group_private=%lu group_shared=%lu",
-			   &n, &tp, &ts, &gp, &gs) == 5) {
-			*priv += tp;
-			*shared += ts;
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
 static void *private_worker(void *arg)
 {
 	struct worker *w = arg;
@@ -113,7 +89,7 @@ static int run(void *(*fn)(void *), int nr, long *priv, long *shared)
 		for (i = 0; i < nr; i++) {
 			long p, s;
 
-			if (!w[i].tid || task_faults(w[i].tid, &p, &s))
+			if (!w[i].tid || task_numa_faults(w[i].tid, &p, &s))
 				continue;
 			started++;
 			*priv += p;

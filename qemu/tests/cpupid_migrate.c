@@ -66,27 +66,6 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
-static void task_faults(pid_t tid, long *priv, long *shared)
-{
-	char path[64], line[256];
-	unsigned long tp, ts, gp, gs;
-	FILE *f;
-	int n;
-
-	*priv = *shared = 0;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "numa_faults node=%d task_private=%lu task_shared=%lu group_private=%lu group_shared=%lu",
-			   &n, &tp, &ts, &gp, &gs) == 5) {
-			*priv += tp;
-			*shared += ts;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 int main(void)
 {
 	struct worker a = { .node = 1 }, b = { 0 };
@@ -121,7 +100,7 @@ int main(void)
 	t0 = now();
 	do {
 		usleep(20 * 1000);
-		present = pages_per_node(mem, REGION_LEN, counts);
+		present = pages_per_node_settled(mem, REGION_LEN, counts);
 	} while (counts[1] * 100 < NR_PAGES * 95 && now() - t0 < TIMEOUT_S);
 	a.stop = 1;
 	pthread_join(a.thread, NULL);
@@ -135,7 +114,7 @@ int main(void)
 	do {
 		usleep(100 * 1000);
 		if (b.tid)
-			task_faults(b.tid, &priv, &shared);
+			task_numa_faults(b.tid, &priv, &shared);
 	} while (priv + shared < 500 && now() - t0 < TIMEOUT_S);
 	b.stop = 1;
 	pthread_join(b.thread, NULL);

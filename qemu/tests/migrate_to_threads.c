@@ -52,7 +52,7 @@ static int residency(struct worker *w)
 {
 	long counts[MAX_NODES];
 
-	if (pages_per_node(w->mem, REGION_LEN, counts) < 0)
+	if (pages_per_node_settled(w->mem, REGION_LEN, counts) < 0)
 		return 0;
 	return (int)(100 * counts[w->node] / (REGION_LEN / PAGE_SZ));
 }
