@@ -194,7 +194,7 @@ static inline pid_t gettid_(void)
 }
 
 /*
- * The value of "field" in /proc/self/task/<tid>/sched, for the lines
+ * The value of "field" in /proc/<tid>/sched, for the lines
  * "field : value" printed by kernel/sched/debug.c. Returns 0 if found.
  */
 static inline int sched_field(pid_t tid, const char *field, long long *val)
@@ -204,7 +204,7 @@ static inline int sched_field(pid_t tid, const char *field, long long *val)
 	FILE *f;
 	int ret = -1;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -253,7 +253,8 @@ static inline int feature_enabled(const char *name)
 /*
  * A task's NUMA fault averages, summed over the nodes: the task_private
  * and task_shared fields of the "numa_faults node=..." lines of
- * /proc/self/task/<tid>/sched. Returns 0, or -1 if the file is missing.
+ * /proc/<tid>/sched (any task: /proc/<tid> exists for every thread, listed
+ * or not). Returns 0, or -1 if the file is missing.
  */
 static inline int task_numa_faults(pid_t tid, long *priv, long *shared)
 {
@@ -263,7 +264,7 @@ static inline int task_numa_faults(pid_t tid, long *priv, long *shared)
 	int n;
 
 	*priv = *shared = 0;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -276,6 +277,30 @@ static inline int task_numa_faults(pid_t tid, long *priv, long *shared)
 	}
 	fclose(f);
 	return 0;
+}
+
+/*
+ * The "current_node=<n>, numa_group_id=<gid>" line of /proc/<tid>/sched:
+ * where the task runs and its numa_group (0: none). Returns 0, or -1.
+ */
+static inline int task_numa_ids(pid_t tid, int *node, int *gid)
+{
+	char path[64], line[256];
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "current_node=%d, numa_group_id=%d", node, gid) == 2) {
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
 }
 
 /* An anonymous, page-aligned private region, not yet touched. */
@@ -299,6 +324,18 @@ static inline void region_touch(void *addr, size_t len, unsigned char v)
 
 	for (off = 0; off < len; off += PAGE_SZ)
 		p[off] = v;
+}
+
+/* Read one byte per page: a read fault, or a NUMA hinting fault. */
+static inline unsigned char region_read(const void *addr, size_t len)
+{
+	const volatile unsigned char *p = addr;
+	unsigned char sum = 0;
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		sum += p[off];
+	return sum;
 }
 
 #endif /* NUMA_TEST_H */

@@ -34,4 +34,20 @@ static inline int numa_cpupid_check_mode(int mode)
 }
 #endif /* CONFIG_NUMA_CPUPID */
 
+struct dentry;
+
+#if defined(CONFIG_NUMA_GROUPS) && defined(CONFIG_SCHED_DEBUG)
+void numa_groups_debugfs_init(struct dentry *dir);
+#else
+static inline void numa_groups_debugfs_init(struct dentry *dir)
+{
+}
+#endif
+
+/* The slices' files in debugfs sched/numa_balancing/ (kernel/sched/debug.c). */
+static inline void numa_debugfs_init(struct dentry *dir)
+{
+	numa_groups_debugfs_init(dir);
+}
+
 #endif /* _KERNEL_SCHED_NUMA_H */

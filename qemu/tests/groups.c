@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CONFIG_NUMA_GROUPS: who ends up in a numa_group with whom.
+ *
+ * On:
+ *   - threads of one process writing one buffer share a numa_group_id;
+ *   - two processes writing one MAP_SHARED mapping share one too;
+ *   - threads reading a read-only (mprotect PROT_READ) buffer, and two
+ *     processes reading the same copy-on-write pages after fork, stay
+ *     apart: their faults are on read-only PTEs (TNF_NO_GROUP). The
+ *     second case would be refused anyway (different mm, no shared
+ *     mapping); the first is stopped by the read-only rule alone;
+ *   - churn of short-lived grouped threads leaves no group behind: debugfs
+ *     sched/numa_balancing/groups "live" returns to the number of distinct
+ *     groups of the tasks still alive.
+ * Off: the same workloads leave every numa_group_id at 0, and there is no
+ * groups file in debugfs.
+ *
+ * The ids are read from the "current_node=, numa_group_id=" line of
+ * /proc/<tid>/sched.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include "../lib/numa_test.h"
+#include "kselftest.h"
+
+#define REGION_LEN	((size_t)8 << 20)
+/* Faults two tasks must take between them before "apart" is believed. */
+#define MIN_FAULTS	2000
+/* Bounds, not expectations: grouping takes a few scan periods. */
+#define TIMEOUT_S	90
+#define SETTLE_S	20
+#define CHURN_ROUNDS	12
+#define GROUPS_FILE	"/sys/kernel/debug/sched/numa_balancing/groups"
+
+enum access { WRITE, READ };
+
+struct task {
+	pid_t tid;		/* thread id, or child process id */
+	pthread_t thread;
+	int node;
+	char *mem;
+	enum access access;
+	volatile pid_t ready;
+};
+
+static volatile int stop;
+
+/* Pinned to its node, write or read @mem until told to stop. */
+static void work(struct task *t)
+{
+	unsigned char v = 0;
+
+	if (pin_to_node(t->node))
+		ksft_print_msg("cannot pin to node %d\n", t->node);
+	t->ready = gettid_();
+	while (!stop) {
+		if (t->access == WRITE)
+			region_touch(t->mem, REGION_LEN, v++);
+		else
+			v += region_read(t->mem, REGION_LEN);
+	}
+}
+
+static void *thread_fn(void *arg)
+{
+	work(arg);
+	return NULL;
+}
+
+static int start_threads(struct task *t, int nr)
+{
+	int i;
+
+	stop = 0;
+	for (i = 0; i < nr; i++) {
+		if (pthread_create(&t[i].thread, NULL, thread_fn, &t[i]))
+			return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		while (!t[i].ready)
+			usleep(10 * 1000);
+		t[i].tid = t[i].ready;
+	}
+	return 0;
+}
+
+static void stop_threads(struct task *t, int nr)
+{
+	int i;
+
+	stop = 1;
+	for (i = 0; i < nr; i++)
+		pthread_join(t[i].thread, NULL);
+}
+
+/* Processes: the child works until killed, the parent knows its pid. */
+static int start_processes(struct task *t, int nr)
+{
+	int i;
+
+	stop = 0;
+	for (i = 0; i < nr; i++) {
+		t[i].tid = fork();
+		if (t[i].tid < 0)
+			return -1;
+		if (!t[i].tid) {
+			work(&t[i]);
+			_exit(0);
+		}
+	}
+	return 0;
+}
+
+static void stop_processes(struct task *t, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		kill(t[i].tid, SIGKILL);
+		waitpid(t[i].tid, NULL, 0);
+	}
+}
+
+static long faults_of(struct task *t, int nr)
+{
+	long sum = 0, priv, shared;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!task_numa_faults(t[i].tid, &priv, &shared))
+			sum += priv + shared;
+	}
+	return sum;
+}
+
+/* The common numa_group_id of @t[0..nr), 0 if any is in none or they differ. */
+static int common_group(struct task *t, int nr, int *gids)
+{
+	int i, node;
+
+	for (i = 0; i < nr; i++) {
+		if (task_numa_ids(t[i].tid, &node, &gids[i]))
+			gids[i] = -1;
+	}
+	for (i = 1; i < nr; i++) {
+		if (gids[i] != gids[0])
+			return 0;
+	}
+	return gids[0] > 0 ? gids[0] : 0;
+}
+
+/*
+ * Watch @nr running tasks until they share a group (when @want_group) or,
+ * otherwise, until they took MIN_FAULTS faults without grouping. Reports
+ * one TAP result named @what.
+ */
+static void judge(struct task *t, int nr, bool want_group, const char *what)
+{
+	double t0 = now();
+	int gids[MAX_NODES] = { 0 };
+	int gid = 0;
+	long faults;
+
+	do {
+		usleep(200 * 1000);
+		gid = common_group(t, nr, gids);
+		faults = faults_of(t, nr);
+		if (want_group ? gid > 0 : (gid > 0 || faults >= MIN_FAULTS))
+			break;
+	} while (now() - t0 < TIMEOUT_S);
+
+	ksft_print_msg("%s: after %.1fs, %ld faults, group ids %d %d\n",
+		       what, now() - t0, faults, gids[0], gids[1]);
+	if (want_group)
+		ksft_test_result(gid > 0, "%s: one numa_group\n", what);
+	else if (faults < MIN_FAULTS && !gid)
+		ksft_test_result_fail("%s: too few faults to judge\n", what);
+	else
+		ksft_test_result(!gid, "%s: no common numa_group\n", what);
+}
+
+static char *shared_region(void)
+{
+	char *p = mmap(NULL, REGION_LEN, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	region_touch(p, REGION_LEN, 1);
+	return p;
+}
+
+/* @nr tasks on @mem, spread over the nodes. */
+static void setup(struct task *t, int nr, char *mem, enum access mode)
+{
+	int i, nodes = nr_nodes();
+
+	memset(t, 0, sizeof(*t) * nr);
+	for (i = 0; i < nr; i++) {
+		t[i].node = i % nodes;
+		t[i].mem = mem;
+		t[i].access = mode;
+	}
+}
+
+static void test_threads(bool on, enum access mode, bool readonly)
+{
+	const char *what = readonly ? "threads reading a read-only buffer" :
+				      "threads writing one buffer";
+	char *mem = region_alloc(REGION_LEN);
+	struct task t[2];
+
+	if (!mem) {
+		ksft_test_result_fail("%s: mmap: %s\n", what, strerror(errno));
+		return;
+	}
+	region_touch(mem, REGION_LEN, 1);
+	if (readonly && mprotect(mem, REGION_LEN, PROT_READ)) {
+		ksft_test_result_fail("%s: mprotect: %s\n", what, strerror(errno));
+		return;
+	}
+	setup(t, 2, mem, mode);
+	if (start_threads(t, 2)) {
+		ksft_test_result_fail("%s: pthread_create\n", what);
+		return;
+	}
+	judge(t, 2, on && !readonly, what);
+	stop_threads(t, 2);
+	munmap(mem, REGION_LEN);
+}
+
+static void test_processes(bool on, bool shared)
+{
+	const char *what = shared ? "processes writing one MAP_SHARED mapping" :
+				    "processes reading copy-on-write pages";
+	char *mem = shared ? shared_region() : region_alloc(REGION_LEN);
+	struct task t[2];
+
+	if (!mem) {
+		ksft_test_result_fail("%s: mmap: %s\n", what, strerror(errno));
+		return;
+	}
+	if (!shared)
+		region_touch(mem, REGION_LEN, 1);
+	setup(t, 2, mem, shared ? WRITE : READ);
+	if (start_processes(t, 2)) {
+		ksft_test_result_fail("%s: fork: %s\n", what, strerror(errno));
+		stop_processes(t, 2);
+		return;
+	}
+	judge(t, 2, on && shared, what);
+	stop_processes(t, 2);
+	munmap(mem, REGION_LEN);
+}
+
+/* A "name value" line of the debugfs groups file, -1 when absent. */
+static long groups_stat(const char *name)
+{
+	char buf[512], *p;
+	size_t len = strlen(name);
+
+	if (read_file(GROUPS_FILE, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtol(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/* Distinct non-zero numa_group_ids among every task of the system. */
+static int groups_in_use(void)
+{
+	int gids[1024], nr = 0, i;
+	struct dirent *pe, *te;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return -1;
+	while ((pe = readdir(proc))) {
+		char path[300];
+		DIR *task;
+
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", pe->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((te = readdir(task))) {
+			int node, gid;
+
+			if (te->d_name[0] < '1' || te->d_name[0] > '9')
+				continue;
+			if (task_numa_ids(atoi(te->d_name), &node, &gid) || !gid)
+				continue;
+			for (i = 0; i < nr && gids[i] != gid; i++)
+				;
+			if (i == nr && nr < (int)(sizeof(gids) / sizeof(gids[0])))
+				gids[nr++] = gid;
+		}
+		closedir(task);
+	}
+	closedir(proc);
+	return nr;
+}
+
+/*
+ * Short-lived threads, grouped then gone, round after round; then every
+ * group must be accounted for by a task still alive. Task structs are
+ * freed after an RCU grace period, hence the wait for "live" to settle.
+ */
+static void test_churn(void)
+{
+	long created0 = groups_stat("created"), live = -1;
+	char *mem = region_alloc(REGION_LEN);
+	int round, grouped = 0, in_use = -1;
+	struct task t[4];
+	double t0;
+
+	if (!mem || created0 < 0) {
+		ksft_test_result_fail("churn: setup (groups file %ld)\n", created0);
+		return;
+	}
+	region_touch(mem, REGION_LEN, 1);
+	for (round = 0; round < CHURN_ROUNDS; round++) {
+		int gids[MAX_NODES];
+
+		setup(t, 4, mem, WRITE);
+		if (start_threads(t, 4))
+			break;
+		t0 = now();
+		while (!common_group(t, 4, gids) && now() - t0 < 5)
+			usleep(100 * 1000);
+		grouped += common_group(t, 4, gids) > 0;
+		stop_threads(t, 4);
+	}
+	munmap(mem, REGION_LEN);
+
+	t0 = now();
+	do {
+		usleep(200 * 1000);
+		live = groups_stat("live");
+		in_use = groups_in_use();
+	} while (live != in_use && now() - t0 < SETTLE_S);
+
+	ksft_print_msg("churn: %d rounds, %d grouped, %ld groups created, live %ld, in use %d\n",
+		       round, grouped, groups_stat("created") - created0, live, in_use);
+	ksft_test_result(round == CHURN_ROUNDS && grouped > 0 && live == in_use,
+			 "churn: no numa_group leaked\n");
+}
+
+int main(void)
+{
+	int nodes = nr_nodes(), on = feature_enabled("NUMA_GROUPS");
+	bool has_file = !access(GROUPS_FILE, R_OK);
+
+	ksft_print_header();
+	if (nodes < 2)
+		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
+	if (on < 0)
+		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
+	ksft_print_msg("CONFIG_NUMA_GROUPS is %s\n", on ? "on" : "off");
+	ksft_set_plan(6);
+
+	ksft_test_result(has_file == !!on, "debugfs groups file %s\n",
+			 on ? "present" : "absent");
+	test_threads(on, WRITE, false);
+	test_processes(on, true);
+	test_threads(on, READ, true);
+	test_processes(on, false);
+	if (on)
+		test_churn();
+	else
+		ksft_test_result_skip("churn: needs CONFIG_NUMA_GROUPS\n");
+	ksft_finished();
+}
