@@ -16,6 +16,11 @@
  *     pages, and a match across mms without a shared mapping is refused).
  *     "Apart" is judged once the tasks took MIN_FAULTS faults or their
  *     address space was scanned MIN_PASSES times;
+ *   - a group that fits one node converges onto it: two threads, each busy
+ *     a third of the time (together less than one node's single CPU),
+ *     start on the last node while their buffer sits on node 0; within
+ *     CONVERGE_S both must run on one node that holds RESIDENCY_MIN% of
+ *     the buffer, for STABLE_SAMPLES samples in a row;
  *   - churn of short-lived grouped threads leaves no group behind: debugfs
  *     sched/numa_balancing/groups "live" returns to the number of distinct
  *     groups of the tasks still alive.
@@ -44,6 +49,9 @@
 #define TIMEOUT_S	90
 #define SETTLE_S	20
 #define CHURN_ROUNDS	12
+#define CONVERGE_S	120
+#define RESIDENCY_MIN	90
+#define STABLE_SAMPLES	3
 #define GROUPS_FILE	"/sys/kernel/debug/sched/numa_balancing/groups"
 
 enum access { WRITE, READ };
@@ -55,6 +63,8 @@ struct task {
 	char *mem;
 	enum access access;
 	volatile pid_t ready;
+	bool duty;		/* busy a third of the time only */
+	bool unpinned;		/* placed by the kernel, not pinned */
 };
 
 static volatile int stop;
@@ -67,12 +77,18 @@ static void work(struct task *t)
 
 	if (pin_to_node(t->node))
 		ksft_print_msg("cannot pin to node %d\n", t->node);
+	if (t->unpinned)
+		unpin();
 	t->ready = gettid_();
 	while (!stop) {
+		double t0 = now();
+
 		if (t->access == WRITE)
 			region_touch(t->mem, REGION_LEN, v++);
 		else
 			v += region_read(t->mem, REGION_LEN);
+		if (t->duty)
+			usleep((useconds_t)(2e6 * (now() - t0)));
 	}
 }
 
@@ -283,6 +299,55 @@ static void test_processes(bool on, bool shared)
 	munmap(mem, REGION_LEN);
 }
 
+static void test_converge(void)
+{
+	int nodes = nr_nodes(), last = nodes - 1, stable = 0, node = -1;
+	char *mem = region_alloc(REGION_LEN);
+	long counts[MAX_NODES], pct = 0;
+	struct task t[2];
+	double t0;
+	int i;
+
+	if (!mem || pin_to_node(0)) {
+		ksft_test_result_fail("converge: setup: %s\n", strerror(errno));
+		return;
+	}
+	region_touch(mem, REGION_LEN, 1);
+	setup(t, 2, mem, WRITE);
+	for (i = 0; i < 2; i++) {
+		t[i].node = last;
+		t[i].duty = t[i].unpinned = true;
+	}
+	if (start_threads(t, 2)) {
+		ksft_test_result_fail("converge: pthread_create\n");
+		return;
+	}
+	unpin();
+
+	t0 = now();
+	while (stable < STABLE_SAMPLES && now() - t0 < CONVERGE_S) {
+		int n0, n1, gid;
+
+		usleep(500 * 1000);
+		if (task_numa_ids(t[0].tid, &n0, &gid) ||
+		    task_numa_ids(t[1].tid, &n1, &gid) || n0 != n1) {
+			stable = 0;
+			continue;
+		}
+		pages_per_node_settled(mem, REGION_LEN, counts);
+		node = n0;
+		pct = 100 * counts[node] / (long)(REGION_LEN / PAGE_SZ);
+		stable = pct >= RESIDENCY_MIN ? stable + 1 : 0;
+	}
+	stop_threads(t, 2);
+	munmap(mem, REGION_LEN);
+
+	ksft_print_msg("converge: after %.1fs on node %d with %ld%% of the buffer\n",
+		       now() - t0, node, pct);
+	ksft_test_result(stable >= STABLE_SAMPLES,
+			 "converge: the group and its memory on one node\n");
+}
+
 /* A "name value" line of the debugfs groups file, -1 when absent. */
 static long groups_stat(const char *name)
 {
@@ -392,7 +457,7 @@ int main(void)
 		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
 	ksft_print_msg("CONFIG_NUMA_GROUPS is %s\n", on ? "on" : "off");
 	groups_on = on;
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 
 	ksft_test_result(has_file == !!on, "debugfs groups file %s\n",
 			 on ? "present" : "absent");
@@ -400,9 +465,12 @@ int main(void)
 	test_processes(on, true);
 	test_threads(on, READ, true);
 	test_processes(on, false);
-	if (on)
+	if (on) {
+		test_converge();
 		test_churn();
-	else
+	} else {
+		ksft_test_result_skip("converge: needs CONFIG_NUMA_GROUPS\n");
 		ksft_test_result_skip("churn: needs CONFIG_NUMA_GROUPS\n");
+	}
 	ksft_finished();
 }
