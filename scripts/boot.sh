@@ -108,19 +108,14 @@ if [ "$MODE" = test ] && [ "$kunit" != 0 ]; then
 		failed=1
 	else
 		echo "numa-sched: KUnit results from the console:"
-		python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$console" >"$LOGDIR/kunit.log" 2>&1 ||
-			failed=1
-		cat "$LOGDIR/kunit.log"
+		ktap_judge "$console" "$LOGDIR/kunit.log" || failed=1
 	fi
 fi
 
 if [ "$MODE" = test ]; then
 	cat "$output"
 	# The tree's KTAP parser judges the results; its exit status is ours.
-	if ! python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$output" >"$LOGDIR/parse.log" 2>&1; then
-		failed=1
-	fi
-	cat "$LOGDIR/parse.log"
+	ktap_judge "$output" "$LOGDIR/parse.log" || failed=1
 else
 	cat "$output"
 fi

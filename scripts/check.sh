@@ -279,4 +279,4 @@ pristine_tree
 } >"$LOG/check.ktap"
 cat "$LOG/check.ktap"
 # The tree's KTAP parser judges, as for the other stages.
-python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$LOG/check.ktap"
+ktap_judge "$LOG/check.ktap"

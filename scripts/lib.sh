@@ -30,3 +30,19 @@ is_inside()
 	esac
 	return 1
 }
+
+# ktap_judge FILE [LOG]: judge the KTAP document in FILE with the tree's
+# own parser, $KSRC/tools/testing/kunit/kunit.py parse, whose exit status
+# is returned. With LOG, the parser's report is kept there and printed.
+ktap_judge()
+{
+	local parser=$KSRC/tools/testing/kunit/kunit.py status=0
+
+	if [ $# -ge 2 ]; then
+		python3 "$parser" parse "$1" >"$2" 2>&1 || status=$?
+		cat "$2"
+	else
+		python3 "$parser" parse "$1" || status=$?
+	fi
+	return "$status"
+}

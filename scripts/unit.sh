@@ -37,6 +37,6 @@ failed=0
 } >"$log"
 cat "$log"
 if [ -f "${KSRC:-}/tools/testing/kunit/kunit.py" ]; then
-	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$log" || failed=1
+	ktap_judge "$log" || failed=1
 fi
 exit "$failed"

@@ -69,20 +69,14 @@ static void report(struct worker *w, int nr, int nodes, long long *delta, double
 	printf(" %s\n", "local%");
 	for (t = 0; t < nr; t++) {
 		long counts[MAX_NODES];
-		long long pref = -1, cur = -1;
+		long long pref = -1;
 		long present = pages_per_node(w[t].mem, w[t].len, counts);
-		char path[64], line[256];
-		FILE *f;
+		int cur = -1, gid;
 
 		sched_field(w[t].tid, "numa_preferred_nid", &pref);
-		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", w[t].tid);
-		f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "current_node=%lld", &cur) == 1)
-				break;
-		if (f)
-			fclose(f);
-		printf("%-8d %-9lld %-8lld", w[t].tid, pref, cur);
+		if (task_numa_ids(w[t].tid, &cur, &gid))
+			cur = -1;
+		printf("%-8d %-9lld %-8d", w[t].tid, pref, cur);
 		for (n = 0; n < nodes; n++)
 			printf(" %5ldM", counts[n] * PAGE_SZ >> 20);
 		printf(" %5ld%%\n", (present > 0 && cur >= 0 && cur < MAX_NODES) ?
