@@ -50,6 +50,8 @@
 #include <linux/math64.h>
 #include <linux/seq_file.h>
 
+#include "numa.h"
+
 /*
  * Task and group weights are per-mille of the faults, so that the two can be
  * compared and added whatever the sizes of the task and its group.
@@ -480,7 +482,7 @@ static void task_numa_group(struct task_struct *p, int cpupid, int flags,
 	}
 
 	rcu_read_lock();
-	tsk = READ_ONCE(cpu_rq(cpupid_to_cpu(cpupid))->curr);
+	tsk = rcu_dereference(cpu_rq(cpupid_to_cpu(cpupid))->curr);
 	if (!cpupid_match_pid(tsk, cpupid))
 		goto unlock;
 

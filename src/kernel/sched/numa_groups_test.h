@@ -3,6 +3,8 @@
  * KUnit tests of CONFIG_NUMA_GROUPS' arithmetic and join rules, included at
  * the bottom of numa_groups.c (itself part of fair.c) to reach its statics.
  */
+#ifdef CONFIG_NUMA_GROUPS_KUNIT_TEST
+
 #include <kunit/test.h>
 
 /* No faults yet, or no total: no weight, and no division by zero. */
@@ -85,3 +87,5 @@ static struct kunit_suite numa_groups_test_suite = {
 };
 
 kunit_test_suite(numa_groups_test_suite);
+
+#endif /* CONFIG_NUMA_GROUPS_KUNIT_TEST */
