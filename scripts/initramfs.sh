@@ -36,22 +36,24 @@ selftests=$KSRC/tools/testing/selftests
 bin=$OUT/bin
 mkdir -p "$bin"
 
-# compile SRC NAME: a static program, rebuilt only when its source or the
-# shared headers are newer than the binary.
+# compile SRC NAME: a static program, rebuilt only when the sources it is
+# made of (SRC, the shared headers, kselftest.h) or the command differ from
+# those of the binary in place. A content hash, not mtimes: two checkouts
+# sharing OUT (a CI clone beside a working tree) must not take each
+# other's binaries for up to date.
 compile()
 {
-	local src=$1 dst=$bin/$2 dep
+	local src=$1 dst=$bin/$2 sum
+	local cmd="$CC -D_GNU_SOURCE -static -O2 -g -Wall -Wextra -Werror -pthread -I$selftests"
 
-	if [ -x "$dst" ]; then
-		for dep in "$src" "$REPO"/qemu/lib/*.h "$selftests/kselftest.h"; do
-			[ "$dep" -nt "$dst" ] && break
-			dep=
-		done
-		[ -z "$dep" ] && return 0
+	sum=$({ echo "$cmd"; cat "$src" "$REPO"/qemu/lib/*.h "$selftests/kselftest.h"; } |
+		sha256sum | cut -d' ' -f1)
+	if [ -x "$dst" ] && [ "$(cat "$dst.sum" 2>/dev/null)" = "$sum" ]; then
+		return 0
 	fi
-	$CC -D_GNU_SOURCE -static -O2 -g -Wall -Wextra -Werror -pthread -I"$selftests" \
-		-o "$dst.tmp" "$src"
+	$cmd -o "$dst.tmp" "$src"
 	mv "$dst.tmp" "$dst"
+	echo "$sum" >"$dst.sum"
 }
 
 root=$OUT/initramfs-$MODE
