@@ -16,12 +16,14 @@
 #endif
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,8 +95,8 @@ static inline int pin_to_node(int node)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Allow the calling thread on every CPU again. */
-static inline int unpin(void)
+/* Allow thread @tid (0: the calling thread) on every CPU again. */
+static inline int unpin_tid(pid_t tid)
 {
 	cpu_set_t set;
 	int cpu;
@@ -102,7 +104,12 @@ static inline int unpin(void)
 	CPU_ZERO(&set);
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
+	return sched_setaffinity(tid, sizeof(set), &set);
+}
+
+static inline int unpin(void)
+{
+	return unpin_tid(0);
 }
 
 /*
@@ -339,3 +346,53 @@ static inline unsigned char region_read(const void *addr, size_t len)
 }
 
 #endif /* NUMA_TEST_H */
+
+/*
+ * Occupy every CPU of nodes [@first, @last] with a busy child pinned to
+ * it. Their pids are appended to @pids (room for @max), *@nr counting
+ * them. Returns *@nr, or -1 when one could not be started; those that
+ * were are in @pids all the same, for kill_children().
+ */
+static inline int spin_on_nodes(int first, int last, pid_t *pids, int max, int *nr)
+{
+	int node, cpu;
+
+	for (node = first; node <= last; node++) {
+		cpu_set_t set;
+
+		if (node_cpus(node, &set) < 0)
+			return -1;
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+			cpu_set_t one;
+			pid_t pid;
+
+			if (!CPU_ISSET(cpu, &set))
+				continue;
+			if (*nr >= max)
+				return -1;
+			pid = fork();
+			if (pid < 0)
+				return -1;
+			if (!pid) {
+				CPU_ZERO(&one);
+				CPU_SET(cpu, &one);
+				sched_setaffinity(0, sizeof(one), &one);
+				for (;;)
+					;
+			}
+			pids[(*nr)++] = pid;
+		}
+	}
+	return *nr;
+}
+
+/* SIGKILL and reap the children in @pids[0..*nr), leaving *nr at 0. */
+static inline void kill_children(pid_t *pids, int *nr)
+{
+	while (*nr > 0) {
+		pid_t pid = pids[--*nr];
+
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
