@@ -30,7 +30,7 @@ TIMEOUT		?= 900
 
 # The guest: scan tuning for quick convergence, tests in order, demo size.
 SCAN_TUNING	?= scan_delay_ms=100 scan_period_min_ms=100 scan_period_max_ms=1000 scan_size_mb=256
-TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups
+TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups swap
 TEST_TIMEOUT	?= 300
 DEMO_ARGS	?= 30 32
 

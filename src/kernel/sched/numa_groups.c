@@ -223,8 +223,8 @@ static bool numa_group_spread(struct task_struct *p)
 }
 
 /* Caller holds rcu_read_lock(); @p is current. */
-static enum numa_group_relation numa_group_relation(struct task_struct *p,
-						    struct task_struct *cur)
+static inline enum numa_group_relation
+numa_group_relation(struct task_struct *p, struct task_struct *cur)
 {
 	struct numa_group *p_ng = deref_curr_numa_group(p);
 	struct numa_group *cur_ng = rcu_dereference(cur->numa_group);

@@ -22,8 +22,9 @@ static unsigned long group_faults(struct task_struct *p, int nid);
 static unsigned long group_weight(struct task_struct *p, int nid, int dist);
 static bool task_has_numa_group(struct task_struct *p);
 static bool numa_group_spread(struct task_struct *p);
-static enum numa_group_relation numa_group_relation(struct task_struct *p,
-						    struct task_struct *cur);
+/* Used by the swap search only: inline, so that no-swap builds are quiet. */
+static inline enum numa_group_relation
+numa_group_relation(struct task_struct *p, struct task_struct *cur);
 static unsigned long numa_group_scan_scale(struct task_struct *p,
 					   unsigned long period);
 static bool numa_group_migrate_shared(struct task_struct *p, int src_nid,

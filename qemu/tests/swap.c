@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CONFIG_NUMA_SWAP: a task whose preferred node is full trades places with
+ * a task there.
+ *
+ * Two busy processes, A and B, each with its memory on the other's node:
+ * A's on node 1 while A starts on node 0, B's on node 0 while B starts on
+ * node 1. The memory is bound there with mbind(MPOL_BIND |
+ * MPOL_F_NUMA_BALANCING): NUMA balancing scans it and takes hinting faults
+ * on it, but cannot migrate it, so only moving the tasks improves
+ * locality. Every other CPU of the machine runs a pinned busy filler, so
+ * no node has spare capacity: a plain move cannot help either.
+ *
+ * On:
+ *   - A and B swap: numa_task_swapped in /proc/vmstat rises, and each ends
+ *     on its memory's node;
+ *   - with B pinned to node 1, no swap happens (a pinned task is never a
+ *     partner) within MIN_PASSES scan passes of A's address space;
+ *   - the same swap scenario with a fork/exit storm beside it completes
+ *     (the host fails the run on any warning in the kernel log).
+ * Off: numa_task_swapped stays where it was in the first scenario.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+#include "../lib/numa_test.h"
+#include "kselftest.h"
+
+#define REGION_LEN	((size_t)8 << 20)
+#define TIMEOUT_S	90
+/* Scan passes over a task's memory after which "no swap" is believed. */
+#define MIN_PASSES	8
+#define STABLE_SAMPLES	3
+/* mbind(2) mode and flag, spelt here: older libc headers lack the flag. */
+#define MPOL_BIND_	2
+#define MPOL_F_NUMA_BALANCING_	(1 << 13)
+
+#define MAX_SPAWNED	64
+static pid_t spawned[MAX_SPAWNED];
+static int nr_spawned;
+
+/*
+ * A busy child writing memory bound to @mem_node; it starts on @start_node
+ * and is then free to run anywhere, unless @pinned.
+ */
+static pid_t mover(int start_node, int mem_node, bool pinned)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		unsigned long mask = 1UL << mem_node;
+		char *mem = mmap(NULL, REGION_LEN, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		unsigned char v = 0;
+
+		if (mem == MAP_FAILED || pin_to_node(start_node) ||
+		    syscall(SYS_mbind, mem, REGION_LEN,
+			    MPOL_BIND_ | MPOL_F_NUMA_BALANCING_, &mask,
+			    sizeof(mask) * 8, 0))
+			_exit(1);
+		madvise(mem, REGION_LEN, MADV_NOHUGEPAGE);
+		region_touch(mem, REGION_LEN, 1);
+		if (!pinned)
+			unpin();
+		for (;;)
+			region_touch(mem, REGION_LEN, v++);
+	}
+	if (pid > 0)
+		spawned[nr_spawned++] = pid;
+	return pid;
+}
+
+/* Forks short-lived children, as many as it can, until killed. */
+static pid_t storm(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		for (;;) {
+			pid_t c = fork();
+
+			if (!c)
+				_exit(0);
+			if (c > 0)
+				waitpid(c, NULL, 0);
+		}
+	}
+	if (pid > 0)
+		spawned[nr_spawned++] = pid;
+	return pid;
+}
+
+static int node_of(pid_t pid)
+{
+	int node = -1, gid;
+
+	task_numa_ids(pid, &node, &gid);
+	return node;
+}
+
+/*
+ * A on node 0 with memory on node 1, B the other way round; with @pin_b,
+ * B cannot leave node 1. Waits until both run on their memory's node for
+ * STABLE_SAMPLES samples, or until A's address space was scanned
+ * MIN_PASSES times since A got its preferred node (when no swap is
+ * expected), or TIMEOUT_S. Returns the swaps counted meanwhile.
+ */
+static long long scenario(int nodes, bool pin_b, bool expect_swap,
+			  bool with_storm, bool *home)
+{
+	long long swapped0 = vmstat("numa_task_swapped"), seq0 = -1, seq = -1;
+	long long pref = -1;
+	pid_t a, b;
+	int stable = 0;
+	double t0 = now();
+
+	*home = false;
+	if (spin_on_nodes(2, nodes - 1, spawned, MAX_SPAWNED, &nr_spawned) < 0) {
+		kill_children(spawned, &nr_spawned);
+		return -1;
+	}
+	a = mover(0, 1, false);
+	b = mover(1, 0, pin_b);
+	if (a < 0 || b < 0 || (with_storm && storm() < 0)) {
+		kill_children(spawned, &nr_spawned);
+		return -1;
+	}
+
+	while (now() - t0 < TIMEOUT_S) {
+		usleep(500 * 1000);
+		*home = node_of(a) == 1 && node_of(b) == 0;
+		stable = *home ? stable + 1 : 0;
+		if (expect_swap && stable >= STABLE_SAMPLES)
+			break;
+		if (sched_field(a, "numa_preferred_nid", &pref) || pref < 0)
+			continue;
+		sched_field(a, "mm->numa_scan_seq", &seq);
+		if (seq0 < 0)
+			seq0 = seq;
+		if (!expect_swap && seq - seq0 >= MIN_PASSES)
+			break;
+	}
+	ksft_print_msg("after %.1fs: A on node %d (preferred %lld), B on node %d, %lld scan passes, %lld swaps\n",
+		       now() - t0, node_of(a), pref, node_of(b),
+		       seq0 < 0 ? -1 : seq - seq0,
+		       vmstat("numa_task_swapped") - swapped0);
+	kill_children(spawned, &nr_spawned);
+	return vmstat("numa_task_swapped") - swapped0;
+}
+
+int main(void)
+{
+	int nodes = nr_nodes(), on = feature_enabled("NUMA_SWAP");
+	long long swaps;
+	bool home;
+
+	ksft_print_header();
+	if (nodes < 2)
+		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
+	if (on < 0)
+		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
+	if (vmstat("numa_task_swapped") < 0)
+		ksft_exit_fail_msg("no numa_task_swapped in /proc/vmstat\n");
+	ksft_print_msg("CONFIG_NUMA_SWAP is %s\n", on ? "on" : "off");
+	ksft_set_plan(3);
+
+	swaps = scenario(nodes, false, on, false, &home);
+	if (on)
+		ksft_test_result(swaps > 0 && home,
+				 "A and B swapped onto their memory's nodes (%lld swaps)\n",
+				 swaps);
+	else
+		ksft_test_result(swaps == 0, "no swap without NUMA_SWAP (%lld)\n",
+				 swaps);
+
+	swaps = scenario(nodes, true, false, false, &home);
+	ksft_test_result(swaps == 0, "a pinned task is never swapped (%lld swaps)\n",
+			 swaps);
+
+	swaps = scenario(nodes, false, on, true, &home);
+	ksft_test_result(swaps >= 0,
+			 "swap scenario beside a fork/exit storm ran (%lld swaps)\n",
+			 swaps);
+	ksft_finished();
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CONFIG_NUMA_SWAP: when a task's preferred node is full, swap it with a
+ * task there.
+ *
+ * A task whose memory sits on a node where every CPU is busy can only get
+ * there by taking some other task's place. The 2013 series ("sched: numa:
+ * Introduce migrate_swap()" and its follow-ups, v8 patches 37-41) evaluates
+ * the task running on each CPU of the preferred node: the exchange is worth
+ * it when the sum of both tasks' locality gains (their task weights, and
+ * their group weights when both are in different groups) beats the best so
+ * far by a margin, and does not unbalance the two nodes' load beyond the
+ * NUMA domain's imbalance margin. The chosen pair is exchanged by
+ * migrate_swap(), which stops exactly the two CPUs involved. When the
+ * preferred node can take the task neither by a move nor by a swap, the
+ * other nodes of the system are searched too, limited to the nodes where
+ * the task's or its group's locality improves; failing that, the periodic
+ * retry of the base tries again later.
+ *
+ * A swap partner must be a user task that can run on the migrating task's
+ * CPU (a pinned task never is), that is neither exiting nor without an mm:
+ * upstream's first NUMA_TASK_SWAP counter (6.16-rc1) dereferenced the
+ * partner's mm and was reverted for it.
+ *
+ * /proc/vmstat counts the task moves (numa_task_migrated, base) and the
+ * swaps (numa_task_swapped) NUMA balancing makes; the tracepoints
+ * sched_move_numa, sched_swap_numa and sched_stick_numa fire as upstream.
+ *
+ * Off, the NUMA code never calls migrate_swap(): a task moves to its
+ * preferred node only into spare capacity, and numa_task_swapped stays 0.
+ */
+
+/* @cur, running on a CPU of the destination, may trade places with env->p. */
+static bool numa_swap_partner(struct task_numa_env *env, struct task_struct *cur)
+{
+	if (!cur->mm || (cur->flags & (PF_EXITING | PF_KTHREAD)))
+		return false;
+
+	return cpumask_test_cpu(env->src_cpu, cur->cpus_ptr);
+}
+
+/*
+ * @imp is env->p's gain from the move; add @cur's gain from going the
+ * other way, with a little hysteresis against swaps for tiny differences
+ * and a bonus for sending @cur home.
+ */
+static long numa_swap_gain(struct task_numa_env *env, struct task_struct *cur,
+			   long taskimp, long imp)
+{
+	enum numa_group_relation rel = numa_group_relation(env->p, cur);
+	int dist = env->dist;
+
+	switch (rel) {
+	case NUMA_GROUP_NONE:
+	case NUMA_GROUP_SAME:
+		/*
+		 * Within one group, or between two tasks of no group, a swap
+		 * with spare capacity around only trades one task's locality
+		 * for the other's: the load balancer's business, not ours.
+		 */
+		if (env->dst_stats.node_type == node_has_spare)
+			return LONG_MIN;
+		imp = taskimp + task_weight(cur, env->src_nid, dist) -
+		      task_weight(cur, env->dst_nid, dist);
+		if (rel == NUMA_GROUP_SAME)
+			imp -= imp / 16;
+		break;
+	case NUMA_GROUP_OTHER:
+		imp += group_weight(cur, env->src_nid, dist) -
+		       group_weight(cur, env->dst_nid, dist);
+		break;
+	case NUMA_GROUP_MIXED:
+		imp += task_weight(cur, env->src_nid, dist) -
+		       task_weight(cur, env->dst_nid, dist);
+		break;
+	}
+
+	/* Discourage taking a task off its preferred node ... */
+	if (cur->numa_preferred_nid == env->dst_nid)
+		imp -= imp / 16;
+	/* ... and encourage sending one to it. */
+	if (cur->numa_preferred_nid == env->src_nid)
+		imp += imp / 8;
+
+	return imp;
+}
+
+static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
+						struct task_struct *cur,
+						long taskimp, long *imp,
+						long moveimp, bool maymove)
+{
+	struct task_struct *best = env->best_task;
+	long load, src_load, dst_load;
+
+	if (!numa_swap_partner(env, cur))
+		return NUMA_SWAP_SKIP;
+
+	/* A partner going home beats one that is not. */
+	if (best && best->numa_preferred_nid == env->src_nid &&
+	    cur->numa_preferred_nid != env->src_nid)
+		return NUMA_SWAP_SKIP;
+
+	*imp = numa_swap_gain(env, cur, taskimp, *imp);
+	if (*imp == LONG_MIN)
+		return NUMA_SWAP_SKIP;
+
+	if (maymove && moveimp > *imp && moveimp > env->best_imp)
+		return NUMA_SWAP_MOVE;
+
+	if (best && cur->numa_preferred_nid == env->src_nid &&
+	    best->numa_preferred_nid != env->src_nid)
+		return NUMA_SWAP_TAKE;
+
+	/* Small gains only make tasks ping-pong between nodes. */
+	if (*imp < SMALLIMP || *imp <= env->best_imp + SMALLIMP / 2)
+		return NUMA_SWAP_SKIP;
+
+	/* Keep the two nodes' load within the domain's imbalance margin. */
+	load = task_h_load(env->p) - task_h_load(cur);
+	if (!load)
+		return NUMA_SWAP_TAKE;
+	dst_load = env->dst_stats.load + load;
+	src_load = env->src_stats.load - load;
+	if (load_too_imbalanced(src_load, dst_load, env))
+		return NUMA_SWAP_SKIP;
+
+	return NUMA_SWAP_TAKE;
+}
+
+/* Exchange current task @p and env->best_task, then drop the reference. */
+static int numa_swap_tasks(struct task_struct *p, struct task_numa_env *env)
+{
+	int ret;
+
+	ret = migrate_swap(p, env->best_task, env->best_cpu, env->src_cpu);
+	WRITE_ONCE(cpu_rq(env->best_cpu)->numa_migrate_on, 0);
+
+	if (ret)
+		trace_sched_stick_numa(p, env->src_cpu, env->best_task,
+				       env->best_cpu);
+	else
+		count_vm_event(NUMA_TASK_SWAP);
+	put_task_struct(env->best_task);
+	return ret;
+}
