@@ -44,10 +44,19 @@ static inline void numa_groups_debugfs_init(struct dentry *dir)
 }
 #endif
 
+#if defined(CONFIG_NUMA_FBQ) && defined(CONFIG_SCHED_DEBUG)
+void numa_fbq_debugfs_init(struct dentry *dir);
+#else
+static inline void numa_fbq_debugfs_init(struct dentry *dir)
+{
+}
+#endif
+
 /* The slices' files in debugfs sched/numa_balancing/ (kernel/sched/debug.c). */
 static inline void numa_debugfs_init(struct dentry *dir)
 {
 	numa_groups_debugfs_init(dir);
+	numa_fbq_debugfs_init(dir);
 }
 
 #endif /* _KERNEL_SCHED_NUMA_H */
