@@ -30,15 +30,17 @@ TIMEOUT		?= 900
 
 # The guest: scan tuning for quick convergence, tests in order, demo size.
 SCAN_TUNING	?= scan_delay_ms=100 scan_period_min_ms=100 scan_period_max_ms=1000 scan_size_mb=256
-TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups swap
+TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups swap fbq
+# make test boots a second shape, 2 nodes x 2 CPUs, for these.
+TESTS_2X2	?= fbq
 TEST_TIMEOUT	?= 300
 DEMO_ARGS	?= 30 32
 
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
-	TEST_TIMEOUT DEMO_ARGS
+	TESTS_2X2 TEST_TIMEOUT DEMO_ARGS
 
-LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)
+LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
 .PHONY: help deps tree export-glue kernel menuconfig initramfs boot run check check-selftest series unit test clean distclean
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make test: the host-side unit tests, then the default kernel's build,
-# boot and in-guest suite, then the static gate (make check). Each stage's results are judged by the tree's
+# boot and in-guest suite (on NODES x CPUS_PER_NODE, then TESTS_2X2 on
+# 2 nodes x 2 CPUs), then the static gate (make check). Each stage's results are judged by the tree's
 # KTAP parser; this adds them up and ends with "N passed, N failed".
 # A stage that fails without results (a build error, a guest that
 # crashed or hung) counts as one failure of its own.
@@ -12,7 +13,7 @@ set -u
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
 
-: "${OUT:?}"
+: "${OUT:?}" "${TESTS_2X2:?}"
 mkdir -p "$OUT"
 passed=0
 failed=0
@@ -56,6 +57,10 @@ stage()
 stage unit make -s --no-print-directory unit
 if stage kernel make -s --no-print-directory kernel; then
 	stage guest make -s --no-print-directory boot
+	# Tests that need more than one CPU per node (the balancer's NUMA
+	# classes), on a second machine shape.
+	stage guest-2x2 make -s --no-print-directory boot NODES=2 CPUS_PER_NODE=2 \
+		TESTS="$TESTS_2X2"
 	stage check make -s --no-print-directory check
 fi
 echo "$passed passed, $failed failed"
