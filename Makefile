@@ -30,7 +30,7 @@ TIMEOUT		?= 900
 
 # The guest: scan tuning for quick convergence, tests in order, demo size.
 SCAN_TUNING	?= scan_delay_ms=100 scan_period_min_ms=100 scan_period_max_ms=1000 scan_size_mb=256
-TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups swap fbq
+TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups swap fbq defer
 # make test boots a second shape, 2 nodes x 2 CPUs, for these.
 TESTS_2X2	?= fbq
 TEST_TIMEOUT	?= 300
