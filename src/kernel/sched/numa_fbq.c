@@ -14,6 +14,8 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "numa.h"
+
 #ifdef CONFIG_SCHED_DEBUG
 static const char * const fbq_type_names[] = {
 	[regular]	= "regular",

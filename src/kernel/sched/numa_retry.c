@@ -18,6 +18,8 @@
 #include <linux/debugfs.h>
 #include <linux/uaccess.h>
 
+#include "numa.h"
+
 #define NUMA_RETRY_MS_MAX	60000
 
 static unsigned int numa_migrate_retry_ms;
