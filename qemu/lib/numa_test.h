@@ -95,6 +95,16 @@ static inline int pin_to_node(int node)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Restrict thread @tid (0: the calling thread) to CPU @cpu. */
+static inline int pin_to_cpu(pid_t tid, int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(tid, sizeof(one), &one);
+}
+
 /* Allow thread @tid (0: the calling thread) on every CPU again. */
 static inline int unpin_tid(pid_t tid)
 {
@@ -310,6 +320,22 @@ static inline int task_numa_ids(pid_t tid, int *node, int *gid)
 	return ret;
 }
 
+/* mbind(2)'s mode and 5.12's flag, spelt here: older libc headers lack it. */
+#define MPOL_BIND_		2
+#define MPOL_F_NUMA_BALANCING_	(1 << 13)
+
+/*
+ * Bind [addr, addr + len) to the nodes of @mask, and let NUMA balancing
+ * scan it: it takes hinting faults there, but cannot move the pages out
+ * of @mask. (Without the flag, a mapping with a policy of its own is not
+ * scanned; 6.1 scans shared memory only with it.)
+ */
+static inline int region_bind(void *addr, size_t len, unsigned long mask)
+{
+	return syscall(SYS_mbind, addr, len, MPOL_BIND_ | MPOL_F_NUMA_BALANCING_,
+		       &mask, sizeof(mask) * 8, 0);
+}
+
 /* An anonymous, page-aligned private region, not yet touched. */
 static inline void *region_alloc(size_t len)
 {
@@ -363,7 +389,6 @@ static inline int spin_on_nodes(int first, int last, pid_t *pids, int max, int *
 		if (node_cpus(node, &set) < 0)
 			return -1;
 		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-			cpu_set_t one;
 			pid_t pid;
 
 			if (!CPU_ISSET(cpu, &set))
@@ -374,9 +399,7 @@ static inline int spin_on_nodes(int first, int last, pid_t *pids, int max, int *
 			if (pid < 0)
 				return -1;
 			if (!pid) {
-				CPU_ZERO(&one);
-				CPU_SET(cpu, &one);
-				sched_setaffinity(0, sizeof(one), &one);
+				pin_to_cpu(0, cpu);
 				for (;;)
 					;
 			}

@@ -52,10 +52,8 @@
  */
 #define SPARED_MAX_PCT	10
 #define TAKEN_MIN_PCT	20
-/* mbind(2) mode and flag, spelt here: older libc headers lack the flag. */
-#define MPOL_BIND_	2
+/* set_mempolicy(2)'s mode, spelt here as numa_test.h spells mbind's. */
 #define MPOL_LOCAL_	4
-#define MPOL_F_NUMA_BALANCING_	(1 << 13)
 #define FBQ_FILE	"/sys/kernel/debug/sched/numa_balancing/fbq"
 
 enum phase { CHURN, REST };
@@ -111,14 +109,11 @@ static void churner(int i, int nodes, volatile int *phase)
 	unsigned long mask[2] = { 1UL << (i % nodes), 1UL << ((i + 1) % nodes) };
 	unsigned char v = 0;
 	char *buf[2];
-	int k, cpu;
-	cpu_set_t one;
+	int k;
 
 	for (k = 0; k < 2; k++) {
 		buf[k] = region_alloc(REGION_LEN);
-		if (!buf[k] || syscall(SYS_mbind, buf[k], REGION_LEN,
-				       MPOL_BIND_ | MPOL_F_NUMA_BALANCING_,
-				       &mask[k], sizeof(mask[k]) * 8, 0))
+		if (!buf[k] || region_bind(buf[k], REGION_LEN, mask[k]))
 			_exit(1);
 	}
 	unpin();
@@ -126,10 +121,7 @@ static void churner(int i, int nodes, volatile int *phase)
 		k = (int)(now() / SWITCH_S) & 1;
 		region_touch(buf[k], REGION_LEN, v++);
 	}
-	cpu = sched_getcpu();
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	sched_setaffinity(0, sizeof(one), &one);
+	pin_to_cpu(0, sched_getcpu());
 	for (;;)
 		;
 }
@@ -230,15 +222,11 @@ static pid_t busy(int cpu, bool mem, int node)
 	pid_t pid = fork();
 
 	if (!pid) {
-		unsigned long mask = 1UL << node;
 		unsigned char v = 0;
 		pthread_t idle;
-		cpu_set_t one;
 		char *buf;
 
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		sched_setaffinity(0, sizeof(one), &one);
+		pin_to_cpu(0, cpu);
 		if (!mem) {
 			/*
 			 * No NUMA preference, ever: a memory policy of its own
@@ -259,23 +247,12 @@ static pid_t busy(int cpu, bool mem, int node)
 		if (pthread_create(&idle, NULL, sleeper, NULL))
 			_exit(1);
 		buf = region_alloc(REGION_LEN);
-		if (!buf || syscall(SYS_mbind, buf, REGION_LEN,
-				    MPOL_BIND_ | MPOL_F_NUMA_BALANCING_,
-				    &mask, sizeof(mask) * 8, 0))
+		if (!buf || region_bind(buf, REGION_LEN, 1UL << node))
 			_exit(1);
 		for (;;)
 			region_touch(buf, REGION_LEN, v++);
 	}
 	return pid;
-}
-
-static int set_cpu(pid_t pid, int cpu)
-{
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(pid, sizeof(one), &one);
 }
 
 /*
@@ -343,7 +320,7 @@ static void test_preference(bool on, int nodes, int cpus_per_node)
 		bool moved[4] = { false };
 
 		for (i = 0; i < 4; i++)
-			set_cpu(t[i], i < 2 ? a : b);
+			pin_to_cpu(t[i], i < 2 ? a : b);
 		usleep(300 * 1000);
 		/*
 		 * Free the plain tasks first: while a NUMA task is free and a

@@ -56,9 +56,6 @@
 /* Faults two tasks must take between them before "apart" is believed. */
 #define MIN_FAULTS	2000
 #define MIN_PASSES	4
-/* mbind(2) mode flag of 5.12+, absent from older libc headers */
-#define MPOL_BIND_	2
-#define MPOL_F_NUMA_BALANCING_	(1 << 13)
 /* Bounds, not expectations: grouping takes a few scan periods. */
 #define TIMEOUT_S	90
 #define SETTLE_S	20
@@ -236,12 +233,9 @@ static char *shared_region(void)
 	char *p = mmap(NULL, REGION_LEN, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	unsigned long nodes = (1UL << nr_nodes()) - 1;
-
 	if (p == MAP_FAILED)
 		return NULL;
-	if (syscall(SYS_mbind, p, REGION_LEN, MPOL_BIND_ | MPOL_F_NUMA_BALANCING_,
-		    &nodes, sizeof(nodes) * 8, 0)) {
+	if (region_bind(p, REGION_LEN, (1UL << nr_nodes()) - 1)) {
 		ksft_print_msg("mbind: %s\n", strerror(errno));
 		munmap(p, REGION_LEN);
 		return NULL;

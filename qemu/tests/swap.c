@@ -30,9 +30,6 @@
 /* Scan passes over a task's memory after which "no swap" is believed. */
 #define MIN_PASSES	8
 #define STABLE_SAMPLES	3
-/* mbind(2) mode and flag, spelt here: older libc headers lack the flag. */
-#define MPOL_BIND_	2
-#define MPOL_F_NUMA_BALANCING_	(1 << 13)
 
 #define MAX_SPAWNED	64
 static pid_t spawned[MAX_SPAWNED];
@@ -47,17 +44,12 @@ static pid_t mover(int start_node, int mem_node, bool pinned)
 	pid_t pid = fork();
 
 	if (!pid) {
-		unsigned long mask = 1UL << mem_node;
-		char *mem = mmap(NULL, REGION_LEN, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *mem = region_alloc(REGION_LEN);
 		unsigned char v = 0;
 
-		if (mem == MAP_FAILED || pin_to_node(start_node) ||
-		    syscall(SYS_mbind, mem, REGION_LEN,
-			    MPOL_BIND_ | MPOL_F_NUMA_BALANCING_, &mask,
-			    sizeof(mask) * 8, 0))
+		if (!mem || pin_to_node(start_node) ||
+		    region_bind(mem, REGION_LEN, 1UL << mem_node))
 			_exit(1);
-		madvise(mem, REGION_LEN, MADV_NOHUGEPAGE);
 		region_touch(mem, REGION_LEN, 1);
 		if (!pinned)
 			unpin();
