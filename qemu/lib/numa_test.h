@@ -244,6 +244,28 @@ static inline int sched_field(pid_t tid, const char *field, long long *val)
 }
 
 /*
+ * Set debugfs sched/numa_balancing/@name to @val; when @old is not NULL,
+ * first save the value it had there (32 bytes). Returns 0 on success.
+ */
+static inline int balancing_knob(const char *name, char *old, const char *val)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/sched/numa_balancing/%s", name);
+	if (old) {
+		if (read_file(path, old, 32) < 0)
+			return -1;
+		old[strcspn(old, "\n")] = '\0';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%s\n", val);
+	return fclose(f);
+}
+
+/*
  * Whether the guest's kernel was built with CONFIG_<name>: the host puts
  * FEATURES='NUMA_CPUPID=y NUMA_GROUPS=n ...' in /etc/numa-sched.conf.
  * Returns 1 or 0, -1 when the file does not say.

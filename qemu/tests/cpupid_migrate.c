@@ -26,24 +26,6 @@
 static const char *knobs[] = { "scan_period_min_ms", "scan_period_max_ms" };
 static char saved[2][32];
 
-static int knob(const char *name, char *old, const char *val)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/sched/numa_balancing/%s", name);
-	if (old) {
-		if (read_file(path, old, 32) < 0)
-			return -1;
-		old[strcspn(old, "\n")] = '\0';
-	}
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%s\n", val);
-	return fclose(f);
-}
-
 struct worker {
 	pthread_t thread;
 	int node;
@@ -85,7 +67,7 @@ int main(void)
 
 	snprintf(val, sizeof(val), "%d", SCAN_MS);
 	for (i = 0; i < 2; i++)
-		if (knob(knobs[i], saved[i], val))
+		if (balancing_knob(knobs[i], saved[i], val))
 			ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
 
 	if (pin_to_node(0))
@@ -125,6 +107,6 @@ int main(void)
 			 MIN_SHARED_PCT);
 
 	for (i = 0; i < 2; i++)
-		knob(knobs[i], NULL, saved[i]);
+		balancing_knob(knobs[i], NULL, saved[i]);
 	ksft_finished();
 }
