@@ -290,6 +290,17 @@ static inline int feature_enabled(const char *name)
 }
 
 /*
+ * For a test's main(), after kselftest.h and ksft_print_header(): a kernel
+ * built without CONFIG_NUMA_BALANCING (the matrix's reference row) has
+ * nothing these tests look at; balancing.sh checks that state instead.
+ */
+#define SKIP_WITHOUT_BALANCING()					\
+	do {								\
+		if (!feature_enabled("NUMA_BALANCING"))			\
+			ksft_exit_skip("kernel built without CONFIG_NUMA_BALANCING\n"); \
+	} while (0)
+
+/*
  * A task's NUMA fault averages, summed over the nodes: the task_private
  * and task_shared fields of the "numa_faults node=..." lines of
  * /proc/<tid>/sched (any task: /proc/<tid> exists for every thread, listed

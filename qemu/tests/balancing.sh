@@ -5,6 +5,11 @@
 # kernel enables it by default on a machine with more than one node), the
 # debugfs knobs hold the values the guest init wrote (the other tests rely
 # on the short scan periods), and /proc/vmstat has its counters.
+#
+# In a kernel built without CONFIG_NUMA_BALANCING (a reference row of
+# make matrix), the other tests skip and this one checks that nothing of
+# it is there: no sysctls, ours included, no debugfs directory, no
+# counters.
 
 . /lib/numa-sched/ktap.sh
 . /etc/numa-sched.conf
@@ -12,6 +17,25 @@
 dbg=/sys/kernel/debug/sched/numa_balancing
 
 ktap_header
+
+case " $FEATURES " in
+*" NUMA_BALANCING=n "*)
+	ktap_plan 1
+	bad=""
+	for f in /proc/sys/kernel/numa_balancing \
+		/proc/sys/kernel/numa_balancing_migrate_deferred $dbg; do
+		[ ! -e "$f" ] || bad="$bad $f"
+	done
+	for c in numa_pte_updates numa_hint_faults numa_pages_migrated \
+		numa_migrate_deferred numa_task_swapped; do
+		! grep -q "^$c " /proc/vmstat || bad="$bad $c"
+	done
+	[ -z "$bad" ]
+	ktap_result $? "without NUMA_BALANCING: no sysctl, debugfs or vmstat of it${bad:+ present:$bad}"
+	ktap_finished
+	;;
+esac
+
 ktap_plan 3
 
 v=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null)

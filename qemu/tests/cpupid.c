@@ -134,6 +134,7 @@ int main(void)
 	long priv, shared;
 
 	ksft_print_header();
+	SKIP_WITHOUT_BALANCING();
 	if (nodes < 2)
 		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
 	if (on < 0)

@@ -58,6 +58,7 @@ int main(void)
 	int i;
 
 	ksft_print_header();
+	SKIP_WITHOUT_BALANCING();
 	if (nodes < 2)
 		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
 	if (on <= 0)

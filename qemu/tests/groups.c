@@ -563,6 +563,7 @@ int main(void)
 	bool has_file = !access(GROUPS_FILE, R_OK);
 
 	ksft_print_header();
+	SKIP_WITHOUT_BALANCING();
 	if (nodes < 2)
 		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
 	if (on < 0)

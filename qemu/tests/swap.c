@@ -146,6 +146,7 @@ int main(void)
 	bool home;
 
 	ksft_print_header();
+	SKIP_WITHOUT_BALANCING();
 	if (nodes < 2)
 		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
 	if (on < 0)
