@@ -24,15 +24,16 @@
  *     without a shared mapping is refused).
  *     "Apart" is judged once the tasks took MIN_FAULTS faults or their
  *     address space was scanned MIN_PASSES times;
- *   - a group that fits one node converges onto it: two threads, each busy
- *     a third of the time (together less than one node's single CPU),
- *     write a buffer that sits on node 0. They form their group first,
- *     pinned to the last two nodes: a group forms through the task found
- *     running on the CPU a page last saw, so two tasks taking turns on one
- *     CPU never meet (upstream's rule too). Then every CPU of nodes 1..last
- *     gets a pinned busy spinner and the threads are let go: node 0 is the
- *     one with room, and the load balancer has no idle CPU elsewhere to
- *     spread them to. Within CONVERGE_S both threads must be in one group,
+ *   - a group that fits one node converges onto it: two threads write a
+ *     buffer that sits on node 0. They form their group first, busy all
+ *     the time and pinned to the last two nodes: a group forms through the
+ *     task found running on the CPU a page last saw, so two tasks taking
+ *     turns on one CPU never meet (upstream's rule too), nor do two that
+ *     are busy part-time out of step (seen: no group in 90 s). Then each
+ *     goes busy a third of the time only (together less than one node's
+ *     single CPU), every CPU of nodes 1..last gets a pinned busy spinner
+ *     and the threads are let go: node 0 is the one with room, and the
+ *     load balancer has no idle CPU elsewhere to spread them to. Within CONVERGE_S both threads must be in one group,
  *     on one node that holds RESIDENCY_MIN% of the buffer, for
  *     STABLE_SAMPLES samples in a row;
  *   - churn of short-lived grouped threads leaves no group behind: debugfs
@@ -74,7 +75,7 @@ struct task {
 	char *mem;
 	enum access access;
 	volatile pid_t ready;
-	bool duty;		/* busy a third of the time only */
+	volatile bool duty;	/* busy a third of the time only */
 	bool unpinned;		/* placed by the kernel, not pinned */
 };
 
@@ -410,8 +411,6 @@ static void test_converge(void)
 	setup(t, 2, mem, WRITE);
 	t[0].node = last - 1;
 	t[1].node = last;
-	for (i = 0; i < 2; i++)
-		t[i].duty = true;
 	if (start_threads(t, 2)) {
 		ksft_test_result_fail("converge: pthread_create\n");
 		return;
@@ -422,7 +421,12 @@ static void test_converge(void)
 	gid = common_group(t, 2, gids);
 	ksft_print_msg("converge: group %d formed after %.1fs\n", gid, now() - t0);
 
-	/* Then only node 0 has room, and the threads may go anywhere. */
+	/*
+	 * Then the threads go part-time, so that both fit one node's CPU;
+	 * only node 0 has room, and the threads may go anywhere.
+	 */
+	for (i = 0; i < 2; i++)
+		t[i].duty = true;
 	if (spin_on_nodes(1, last, spinners, CPU_SETSIZE, &nr_spinners) < 0 ||
 	    unpin_tid(t[0].tid) || unpin_tid(t[1].tid)) {
 		ksft_test_result_fail("converge: spinners: %s\n", strerror(errno));
