@@ -34,15 +34,22 @@ TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_m
 # make test boots a second shape, 2 nodes x 2 CPUs, for these.
 TESTS_2X2	?= fbq
 TEST_TIMEOUT	?= 300
+# make matrix: all valid combinations, or the covering subset (cover);
+# guests booting at once; the upstream reference's tests.
+MATRIX_SET	?= all
+MATRIX_JOBS	?= 1
+MATRIX_FRESH	?= 0
+TESTS_UPSTREAM	?= topology.sh balancing.sh proc_sched migrate_to_threads
 DEMO_ARGS	?= 30 32
 
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
-	TESTS_2X2 TEST_TIMEOUT DEMO_ARGS
+	TESTS_2X2 TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
+	TESTS_UPSTREAM
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -77,6 +84,9 @@ boot: kernel ## boot NAME's kernel on NODES nodes and run the in-guest TESTS
 run: deps kernel ## the main job: build, boot, run the demo, print the locality report
 	@img=$$(MODE=demo scripts/initramfs.sh) && \
 	MODE=demo KERNEL=$(BZIMAGE) INITRD=$$img LOGDIR=$(call LOGDIR,demo) scripts/boot.sh
+
+matrix: tree ## every valid option combination, NUMA_BALANCING=n and upstream 6.1: build, boot, test, one table
+	@scripts/matrix.sh
 
 check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, reproducible series
 	@scripts/check.sh

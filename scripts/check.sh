@@ -49,21 +49,6 @@ series_files()
 }
 cfiles=$(series_files | grep -E '\.[ch]$' || true)
 
-# Set the pristine worktree up, or bring it back to "pristine".
-pristine_tree()
-{
-	local want
-
-	want=$(git -C "$KSRC" rev-parse pristine)
-	if [ "$(git -C "$PRISTINE" rev-parse HEAD 2>/dev/null)" != "$want" ] ||
-	   [ -n "$(git -C "$PRISTINE" status --porcelain 2>/dev/null)" ]; then
-		rm -rf "$PRISTINE"
-		git -C "$KSRC" worktree prune
-		mkdir -p "$(dirname "$PRISTINE")"
-		git -C "$KSRC" worktree add -q --detach "$PRISTINE" pristine >/dev/null
-	fi
-}
-
 # new_findings BASE OURS: the lines of OURS (normalised findings, "file:
 # message") that BASE does not have as many times, with their counts.
 new_findings()
@@ -258,7 +243,7 @@ ktap_result_of()
 	ktap_result $rc "$name"
 }
 
-pristine_tree
+pristine_tree "$KSRC" "$PRISTINE"
 "$here/series.sh" >"$LOG/series.log" 2>&1 || { cat "$LOG/series.log"; exit 1; }
 
 {

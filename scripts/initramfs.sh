@@ -8,8 +8,9 @@
 #
 # Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo),
 # TESTS, NODES, CPUS_PER_NODE,
-# MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS.
-# Prints the path of the initramfs.
+# MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
+# IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
+# each row its own). Prints the path of the initramfs.
 
 set -eu
 
@@ -56,7 +57,8 @@ compile()
 	echo "$sum" >"$dst.sum"
 }
 
-root=$OUT/initramfs-$MODE
+IMAGE=${IMAGE:-$OUT/initramfs-$MODE}
+root=$IMAGE
 rm -rf "$root"
 mkdir -p "$root"/{bin,etc,lib/numa-sched,tests,proc,sys,dev,tmp}
 cp "$BUSYBOX" "$root/bin/busybox"
@@ -104,7 +106,7 @@ SCAN_TUNING='$SCAN_TUNING'
 FEATURES='${features# }'
 EOF
 
-img=$OUT/initramfs-$MODE.cpio.gz
+img=$IMAGE.cpio.gz
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$img.tmp"
 mv "$img.tmp" "$img"

@@ -46,3 +46,19 @@ ktap_judge()
 	fi
 	return "$status"
 }
+
+# pristine_tree KSRC DIR: DIR as a clean worktree of KSRC at its tag
+# "pristine" (the unmodified upstream tree), set up or brought back.
+pristine_tree()
+{
+	local want
+
+	want=$(git -C "$1" rev-parse pristine) || die "$1 has no tag pristine: run make tree"
+	if [ "$(git -C "$2" rev-parse HEAD 2>/dev/null)" != "$want" ] ||
+	   [ -n "$(git -C "$2" status --porcelain 2>/dev/null)" ]; then
+		rm -rf "$2"
+		git -C "$1" worktree prune
+		mkdir -p "$(dirname "$2")"
+		git -C "$1" worktree add -q --detach "$2" pristine >/dev/null
+	fi
+}

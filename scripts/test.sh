@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make test: the host-side unit tests, then the default kernel's build,
-# boot and in-guest suite (on NODES x CPUS_PER_NODE, then TESTS_2X2 on
-# 2 nodes x 2 CPUs), then the static gate (make check). Each stage's results are judged by the tree's
-# KTAP parser; this adds them up and ends with "N passed, N failed".
+# make test: the host-side unit tests, then the default kernel's build
+# and TESTS_2X2 on 2 nodes x 2 CPUs, then the boot matrix's covering
+# subset (make matrix MATRIX_SET=cover, rerun from scratch: its row with
+# all options on is the default kernel's whole suite on NODES x
+# CPUS_PER_NODE), then the static gate (make check). Each stage's results
+# are judged by the tree's KTAP parser; this adds them up and ends with
+# "N passed, N failed". TEST_MATRIX=all runs the whole matrix instead,
+# TEST_MATRIX=none only the default kernel's suite.
 # A stage that fails without results (a build error, a guest that
 # crashed or hung) counts as one failure of its own.
 
@@ -56,11 +60,16 @@ stage()
 
 stage unit make -s --no-print-directory unit
 if stage kernel make -s --no-print-directory kernel; then
-	stage guest make -s --no-print-directory boot
 	# Tests that need more than one CPU per node (the balancer's NUMA
 	# classes), on a second machine shape.
 	stage guest-2x2 make -s --no-print-directory boot NODES=2 CPUS_PER_NODE=2 \
 		TESTS="$TESTS_2X2"
+	case "${TEST_MATRIX:-cover}" in
+	none) stage guest make -s --no-print-directory boot ;;
+	all | cover) stage matrix make -s --no-print-directory matrix \
+		MATRIX_SET="${TEST_MATRIX:-cover}" MATRIX_FRESH=1 ;;
+	*) die "TEST_MATRIX must be cover, all or none" ;;
+	esac
 	stage check make -s --no-print-directory check
 fi
 echo "$passed passed, $failed failed"
