@@ -20,8 +20,11 @@
  *     at 16 alike (a private fault is never deferred).
  * Off: no such sysctl, and no numa_migrate_deferred in /proc/vmstat.
  *
- * Always: debugfs sched/numa_balancing/migrate_retry_ms reads 0, takes
- * 1 and 60000, and refuses "-1", "abc", "" and "60001", keeping its value.
+ * Always, the base's bounded debugfs knobs (numa_knob.c):
+ * sched/numa_balancing/migrate_retry_ms reads 0, takes 1 and 60000, and
+ * refuses "-1", "abc", "" and "60001", keeping its value; scan_size_mb
+ * takes 1 and 65536 and refuses "0" (which would make the scanner divide
+ * by zero in this tree), "-1", "abc", "" and "65537", keeping its value.
  */
 #include <pthread.h>
 #include <fcntl.h>
@@ -30,6 +33,7 @@
 
 #define SYSCTL		"/proc/sys/kernel/numa_balancing_migrate_deferred"
 #define RETRY_FILE	"/sys/kernel/debug/sched/numa_balancing/migrate_retry_ms"
+#define SCAN_SIZE_FILE	"/sys/kernel/debug/sched/numa_balancing/scan_size_mb"
 #define REGION_LEN	((size_t)4 << 20)
 #define PP_THREADS	16
 #define PP_S		10
@@ -99,7 +103,7 @@ static void test_knob(const char *name, const char *path, long keep,
 	snprintf(val, sizeof(val), "%ld", keep);
 	write_str(path, val);
 	ksft_test_result(ok && read_long(path) == keep,
-			 "%s: default %ld, bad writes refused and the value kept\n",
+			 "%s: at %ld, bad writes refused and the value kept\n",
 			 name, keep);
 }
 
@@ -204,6 +208,8 @@ int main(void)
 	static const char * const sysctl_good[] = { "0", "65535", NULL };
 	static const char * const retry_bad[] = { "-1", "abc", "", "60001", NULL };
 	static const char * const retry_good[] = { "1", "60000", NULL };
+	static const char * const size_bad[] = { "0", "-1", "abc", "", "65537", NULL };
+	static const char * const size_good[] = { "1", "65536", NULL };
 	int nodes = nr_nodes(), on = feature_enabled("NUMA_MIGRATE_DEFER");
 	long long mig0 = 0, mig16 = 0, def0 = 0, def16 = 0, migmax, defmax = 0;
 	bool failed = false;
@@ -220,9 +226,10 @@ int main(void)
 	if (on < 0)
 		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
 	ksft_print_msg("CONFIG_NUMA_MIGRATE_DEFER is %s\n", on ? "on" : "off");
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 
 	test_knob("migrate_retry_ms", RETRY_FILE, 0, retry_bad, retry_good);
+	test_knob("scan_size_mb", SCAN_SIZE_FILE, read_long(SCAN_SIZE_FILE), size_bad, size_good);
 	if (!on) {
 		ksft_test_result(access(SYSCTL, F_OK) && vmstat("numa_migrate_deferred") < 0,
 				 "no sysctl and no vmstat counter without NUMA_MIGRATE_DEFER\n");

@@ -53,9 +53,9 @@ static inline void numa_fbq_debugfs_init(struct dentry *dir)
 #endif
 
 #ifdef CONFIG_SCHED_DEBUG
-void numa_retry_debugfs_init(struct dentry *dir);
+void numa_knobs_debugfs_init(struct dentry *dir);
 #else
-static inline void numa_retry_debugfs_init(struct dentry *dir)
+static inline void numa_knobs_debugfs_init(struct dentry *dir)
 {
 }
 #endif
@@ -63,7 +63,7 @@ static inline void numa_retry_debugfs_init(struct dentry *dir)
 /* The slices' files in debugfs sched/numa_balancing/ (kernel/sched/debug.c). */
 static inline void numa_debugfs_init(struct dentry *dir)
 {
-	numa_retry_debugfs_init(dir);
+	numa_knobs_debugfs_init(dir);
 	numa_groups_debugfs_init(dir);
 	numa_fbq_debugfs_init(dir);
 }

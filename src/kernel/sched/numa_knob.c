@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bounded knobs in debugfs sched/numa_balancing/ (base, always on with
+ * NUMA_BALANCING and SCHED_DEBUG).
+ *
+ * debugfs_create_u32() takes any value, and one is fatal: in this tree a
+ * write of 0 to scan_size_mb makes task_nr_scan_windows() divide by zero
+ * at the next scan of any task (fixed upstream after 6.1). A knob here
+ * takes a decimal number between its minimum and its maximum; any other
+ * write (negative, not a number, empty, out of range) fails with -EINVAL
+ * and leaves the value as it was.
+ *
+ *   scan_size_mb       MB of address space marked per scan, 1 to 65536
+ *                      (replaces the tree's plain u32 file);
+ *   migrate_retry_ms   the retry interval of numa_retry.c, 0 (adaptive)
+ *                      to NUMA_RETRY_MS_MAX.
+ *
+ * Part of fair.c's unit (included after numa_retry.c).
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "numa.h"
+
+#ifdef CONFIG_SCHED_DEBUG
+
+#define NUMA_SCAN_SIZE_MB_MAX	65536
+
+struct numa_knob {
+	const char	*name;
+	unsigned int	*val;
+	unsigned int	min;
+	unsigned int	max;
+};
+
+static const struct numa_knob numa_knobs[] = {
+	{ "scan_size_mb", &sysctl_numa_balancing_scan_size, 1, NUMA_SCAN_SIZE_MB_MAX },
+	{ "migrate_retry_ms", &numa_migrate_retry_ms, 0, NUMA_RETRY_MS_MAX },
+};
+
+static ssize_t numa_knob_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	const struct numa_knob *knob = m->private;
+	unsigned int val;
+
+	/* Not a number, negative, or past UINT_MAX (-ERANGE): all -EINVAL. */
+	if (kstrtouint_from_user(ubuf, count, 10, &val) ||
+	    val < knob->min || val > knob->max)
+		return -EINVAL;
+	WRITE_ONCE(*knob->val, val);
+	*ppos += count;
+	return count;
+}
+
+static int numa_knob_show(struct seq_file *m, void *v)
+{
+	const struct numa_knob *knob = m->private;
+
+	seq_printf(m, "%u\n", READ_ONCE(*knob->val));
+	return 0;
+}
+
+static int numa_knob_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, numa_knob_show, inode->i_private);
+}
+
+static const struct file_operations numa_knob_fops = {
+	.open		= numa_knob_open,
+	.read		= seq_read,
+	.write		= numa_knob_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+void numa_knobs_debugfs_init(struct dentry *dir)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(numa_knobs); i++)
+		debugfs_create_file(numa_knobs[i].name, 0644, dir,
+				    (void *)&numa_knobs[i], &numa_knob_fops);
+}
+
+#endif /* CONFIG_SCHED_DEBUG */
