@@ -282,7 +282,7 @@ static void test_preference(bool on, int nodes, int cpus_per_node)
 	double t0;
 
 	if (cpus_per_node < 2) {
-		ksft_test_result_skip("balancer spares well-placed tasks: needs 2 CPUs per node (boot with CPUS_PER_NODE=2)\n");
+		test_skip("balancer spares well-placed tasks", "needs 2 CPUs per node (boot with CPUS_PER_NODE=2)\n");
 		return;
 	}
 	if (node_cpus(0, &node0) < 2) {
@@ -398,8 +398,8 @@ int main(void)
 
 	if (!on) {
 		ksft_test_result(!has_file, "no debugfs fbq file without NUMA_FBQ\n");
-		ksft_test_result_skip("counts at rest: needs CONFIG_NUMA_FBQ\n");
-		ksft_test_result_skip("counts once the load ends: needs CONFIG_NUMA_FBQ\n");
+		test_skip("counts at rest", "needs CONFIG_NUMA_FBQ\n");
+		test_skip("counts once the load ends", "needs CONFIG_NUMA_FBQ\n");
 	} else {
 		ksft_test_result(has_file && !read_sums(&s) && s.cpus == cpus && s.sane,
 				 "debugfs fbq file lists the %d CPUs\n", cpus);

@@ -397,7 +397,7 @@ static void test_converge(void)
 	int i;
 
 	if (nodes < 3) {
-		ksft_test_result_skip("converge: needs 3 nodes, found %d\n", nodes);
+		test_skip("converge", "needs 3 nodes, found %d\n", nodes);
 		return;
 	}
 	if (!mem || pin_to_node(0)) {
@@ -587,8 +587,8 @@ int main(void)
 		test_converge();
 		test_churn();
 	} else {
-		ksft_test_result_skip("converge: needs CONFIG_NUMA_GROUPS\n");
-		ksft_test_result_skip("churn: needs CONFIG_NUMA_GROUPS\n");
+		test_skip("converge", "needs CONFIG_NUMA_GROUPS\n");
+		test_skip("churn", "needs CONFIG_NUMA_GROUPS\n");
 	}
 	ksft_finished();
 }
