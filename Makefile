@@ -40,16 +40,22 @@ MATRIX_SET	?= all
 MATRIX_JOBS	?= 1
 MATRIX_FRESH	?= 0
 TESTS_UPSTREAM	?= topology.sh balancing.sh proc_sched migrate_to_threads
+# make bench: columns (kernels and modes), workloads, runs, seconds, MiB.
+BENCH_COLUMNS	?= default
+BENCH		?= default
+BENCH_RUNS	?= 3
+BENCH_SECS	?= 15
+BENCH_MB	?= 64
 DEMO_ARGS	?= 30 32
 
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TESTS_2X2 TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
-	TESTS_UPSTREAM
+	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix bench check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -87,6 +93,9 @@ run: deps kernel ## the main job: build, boot, run the demo, print the locality 
 
 matrix: tree ## every valid option combination, NUMA_BALANCING=n and upstream 6.1: build, boot, test, one table
 	@scripts/matrix.sh
+
+bench: tree ## locality and cost per kernel and mode (BENCH_COLUMNS), medians, table and plots
+	@scripts/bench.sh
 
 check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, reproducible series
 	@scripts/check.sh

@@ -6,8 +6,9 @@
 # kselftest.h, and /etc/numa-sched.conf saying what the guest runs and on
 # what machine the tests should find themselves.
 #
-# Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo),
-# TESTS, NODES, CPUS_PER_NODE,
+# Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo|bench),
+# TESTS, NODES, CPUS_PER_NODE, BENCH, BENCH_RUNS, BENCH_ARGS, BENCH_SYSCTL,
+# BENCH_DEBUGFS (MODE=bench),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
 # each row its own). Prints the path of the initramfs.
@@ -103,6 +104,11 @@ CPUS_PER_NODE='$CPUS_PER_NODE'
 MEM_PER_NODE_MB='$MEM_PER_NODE_MB'
 DIST_REMOTE='$DIST_REMOTE'
 SCAN_TUNING='$SCAN_TUNING'
+BENCH='${BENCH:-}'
+BENCH_RUNS='${BENCH_RUNS:-1}'
+BENCH_ARGS='${BENCH_ARGS:-}'
+BENCH_SYSCTL='${BENCH_SYSCTL:-}'
+BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
 FEATURES='${features# }'
 EOF
 
