@@ -301,6 +301,27 @@ static inline int feature_enabled(const char *name)
 	} while (0)
 
 /*
+ * For a feature test's main(), after kselftest.h: the KTAP header, a skip
+ * without NUMA balancing (SKIP_WITHOUT_BALANCING()) or with fewer than two
+ * nodes, a failure when /etc/numa-sched.conf does not say which options
+ * the kernel has, and a line saying whether CONFIG_<name> is on.
+ * Evaluates to 1 when it is, 0 when it is not.
+ */
+#define FEATURE_TEST_START(name)					\
+	({								\
+		int nodes_ = nr_nodes(), on_ = feature_enabled(name);	\
+									\
+		ksft_print_header();					\
+		SKIP_WITHOUT_BALANCING();				\
+		if (nodes_ < 2)						\
+			ksft_exit_skip("needs 2 nodes, found %d\n", nodes_); \
+		if (on_ < 0)						\
+			ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n"); \
+		ksft_print_msg("CONFIG_%s is %s\n", name, on_ ? "on" : "off"); \
+		on_;							\
+	})
+
+/*
  * For a test's main(): one test of the plan skipped, as "ok N NAME # SKIP
  * REASON", the form the kernel's KTAP parser (kunit.py) reads.
  * kselftest.h's ksft_test_result_skip() prints "ok N # SKIP REASON",

@@ -130,16 +130,10 @@ static int write_mode(int mode)
 
 int main(void)
 {
-	int nodes = nr_nodes(), on = feature_enabled("NUMA_CPUPID"), err, mode;
+	int nodes = nr_nodes(), on, err, mode;
 	long priv, shared;
 
-	ksft_print_header();
-	SKIP_WITHOUT_BALANCING();
-	if (nodes < 2)
-		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
-	if (on < 0)
-		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
-	ksft_print_msg("CONFIG_NUMA_CPUPID is %s\n", on ? "on" : "off");
+	on = FEATURE_TEST_START("NUMA_CPUPID");
 	ksft_set_plan(3);
 
 	shared_mem = region_alloc(REGION_LEN);

@@ -216,7 +216,7 @@ int main(void)
 	static const char * const retry_good[] = { "1", "60000", NULL };
 	static const char * const size_bad[] = { "0", "-1", "abc", "", "65537", NULL };
 	static const char * const size_good[] = { "1", "65536", NULL };
-	int nodes = nr_nodes(), on = feature_enabled("NUMA_MIGRATE_DEFER");
+	int on;
 	long long mig0 = 0, mig16 = 0, def0 = 0, def16 = 0, migmax, defmax = 0;
 	bool failed = false, groups;
 	int reps;
@@ -226,13 +226,7 @@ int main(void)
 	char scan_saved[2][32];
 	int i;
 
-	ksft_print_header();
-	SKIP_WITHOUT_BALANCING();
-	if (nodes < 2)
-		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
-	if (on < 0)
-		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
-	ksft_print_msg("CONFIG_NUMA_MIGRATE_DEFER is %s\n", on ? "on" : "off");
+	on = FEATURE_TEST_START("NUMA_MIGRATE_DEFER");
 	ksft_set_plan(6);
 
 	test_knob("migrate_retry_ms", RETRY_FILE, 0, retry_bad, retry_good);

@@ -382,18 +382,12 @@ out:
 
 int main(void)
 {
-	int nodes = nr_nodes(), on = feature_enabled("NUMA_FBQ");
+	int nodes = nr_nodes(), on;
 	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct fbq_sums s;
 	bool has_file = !access(FBQ_FILE, R_OK);
 
-	ksft_print_header();
-	SKIP_WITHOUT_BALANCING();
-	if (nodes < 2)
-		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
-	if (on < 0)
-		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
-	ksft_print_msg("CONFIG_NUMA_FBQ is %s\n", on ? "on" : "off");
+	on = FEATURE_TEST_START("NUMA_FBQ");
 	ksft_set_plan(4);
 
 	if (!on) {

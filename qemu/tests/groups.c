@@ -563,16 +563,10 @@ static void test_churn(void)
 
 int main(void)
 {
-	int nodes = nr_nodes(), on = feature_enabled("NUMA_GROUPS");
+	int on;
 	bool has_file = !access(GROUPS_FILE, R_OK);
 
-	ksft_print_header();
-	SKIP_WITHOUT_BALANCING();
-	if (nodes < 2)
-		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
-	if (on < 0)
-		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
-	ksft_print_msg("CONFIG_NUMA_GROUPS is %s\n", on ? "on" : "off");
+	on = FEATURE_TEST_START("NUMA_GROUPS");
 	groups_on = on;
 	ksft_set_plan(8);
 

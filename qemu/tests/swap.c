@@ -141,19 +141,13 @@ static long long scenario(int nodes, bool pin_b, bool expect_swap,
 
 int main(void)
 {
-	int nodes = nr_nodes(), on = feature_enabled("NUMA_SWAP");
+	int nodes = nr_nodes(), on;
 	long long swaps;
 	bool home;
 
-	ksft_print_header();
-	SKIP_WITHOUT_BALANCING();
-	if (nodes < 2)
-		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
-	if (on < 0)
-		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
+	on = FEATURE_TEST_START("NUMA_SWAP");
 	if (vmstat("numa_task_swapped") < 0)
 		ksft_exit_fail_msg("no numa_task_swapped in /proc/vmstat\n");
-	ksft_print_msg("CONFIG_NUMA_SWAP is %s\n", on ? "on" : "off");
 	ksft_set_plan(3);
 
 	swaps = scenario(nodes, false, on, false, &home);
