@@ -14,7 +14,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* sched_setaffinity, CPU_SET */
 #endif
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -437,6 +439,120 @@ static inline unsigned char region_read(const void *addr, size_t len)
 	for (off = 0; off < len; off += PAGE_SZ)
 		sum += p[off];
 	return sum;
+}
+
+/* Write @s to @path: 0, or the errno of the failed write. */
+static inline int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* The number at the start of @path, -1 when unreadable. */
+static inline long read_long(const char *path)
+{
+	char buf[64];
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* debugfs sched/numa_balancing/groups (CONFIG_NUMA_GROUPS): "name value" lines. */
+#define GROUPS_FILE	"/sys/kernel/debug/sched/numa_balancing/groups"
+
+/* The value of line @name of GROUPS_FILE, -1 when absent. */
+static inline long groups_stat(const char *name)
+{
+	char buf[512], *p;
+	size_t len = strlen(name);
+
+	if (read_file(GROUPS_FILE, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtol(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/* Distinct non-zero numa_group_ids among every task of the system. */
+static inline int groups_in_use(void)
+{
+	int gids[1024], nr = 0, i;
+	struct dirent *pe, *te;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return -1;
+	while ((pe = readdir(proc))) {
+		char path[300];
+		DIR *task;
+
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", pe->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((te = readdir(task))) {
+			int node, gid;
+
+			if (te->d_name[0] < '1' || te->d_name[0] > '9')
+				continue;
+			if (task_numa_ids(atoi(te->d_name), &node, &gid) || !gid)
+				continue;
+			for (i = 0; i < nr && gids[i] != gid; i++)
+				;
+			if (i == nr && nr < (int)(sizeof(gids) / sizeof(gids[0])))
+				gids[nr++] = gid;
+		}
+		closedir(task);
+	}
+	closedir(proc);
+	return nr;
+}
+
+/* debugfs sched/numa_balancing/fbq (CONFIG_NUMA_FBQ): one line per online CPU. */
+#define FBQ_FILE	"/sys/kernel/debug/sched/numa_balancing/fbq"
+
+struct fbq_sums {
+	int cpus;		/* lines read */
+	long numa, preferred;	/* sums over the CPUs */
+	bool sane;		/* preferred <= numa <= running on every line */
+};
+
+static inline int fbq_read_sums(struct fbq_sums *s)
+{
+	char buf[8192], *line;
+	int cpu, node;
+	unsigned int nr, numa, pref;
+
+	memset(s, 0, sizeof(*s));
+	s->sane = true;
+	if (read_file(FBQ_FILE, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (sscanf(line, "cpu %d node %d nr_running %u nr_numa_running %u nr_preferred_running %u",
+			   &cpu, &node, &nr, &numa, &pref) != 5) {
+			printf("# unexpected line: %s\n", line);
+			return -1;
+		}
+		if (pref > numa || numa > nr || nr > 1000000) {
+			printf("# insane: %s\n", line);
+			s->sane = false;
+		}
+		s->cpus++;
+		s->numa += numa;
+		s->preferred += pref;
+	}
+	return 0;
 }
 
 #endif /* NUMA_TEST_H */

@@ -54,28 +54,6 @@ struct worker {
 	bool private_;
 };
 
-/* Write @s to @path: 0, or the errno of the failed write. */
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-static long read_long(const char *path)
-{
-	char buf[64];
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
 /*
  * Each bad value must fail with EINVAL and leave @path at @keep; each good
  * one must be taken. Ends with @keep written back.

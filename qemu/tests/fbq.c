@@ -54,42 +54,8 @@
 #define TAKEN_MIN_PCT	20
 /* set_mempolicy(2)'s mode, spelt here as numa_test.h spells mbind's. */
 #define MPOL_LOCAL_	4
-#define FBQ_FILE	"/sys/kernel/debug/sched/numa_balancing/fbq"
 
 enum phase { CHURN, REST };
-
-struct fbq_sums {
-	int cpus;		/* lines read */
-	long numa, preferred;	/* sums over the CPUs */
-	bool sane;		/* preferred <= numa <= running on every line */
-};
-
-static int read_sums(struct fbq_sums *s)
-{
-	char buf[8192], *line;
-	int cpu, node;
-	unsigned int nr, numa, pref;
-
-	memset(s, 0, sizeof(*s));
-	s->sane = true;
-	if (read_file(FBQ_FILE, buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		if (sscanf(line, "cpu %d node %d nr_running %u nr_numa_running %u nr_preferred_running %u",
-			   &cpu, &node, &nr, &numa, &pref) != 5) {
-			ksft_print_msg("unexpected line: %s\n", line);
-			return -1;
-		}
-		if (pref > numa || numa > nr || nr > 1000000) {
-			ksft_print_msg("insane: %s\n", line);
-			s->sane = false;
-		}
-		s->cpus++;
-		s->numa += numa;
-		s->preferred += pref;
-	}
-	return 0;
-}
 
 /* @pid's preferred node and the node it runs on; -2 when unreadable. */
 static void task_place(pid_t pid, int *pref, int *node)
@@ -188,7 +154,7 @@ static void test_counts(int nodes)
 	pin_to_node(0);
 	usleep(100 * 1000);
 	task_place(getpid(), &self_pref, &self_node);
-	if (read_sums(&s)) {
+	if (fbq_read_sums(&s)) {
 		ksft_test_result_fail("counts at rest: cannot read %s\n", FBQ_FILE);
 		goto out;
 	}
@@ -212,7 +178,7 @@ out:
 	}
 	usleep(200 * 1000);
 	task_place(getpid(), &self_pref, &self_node);
-	if (read_sums(&s)) {
+	if (fbq_read_sums(&s)) {
 		ksft_test_result_fail("counts once the load ends: cannot read %s\n", FBQ_FILE);
 	} else {
 		numa = self_pref >= 0;
@@ -395,7 +361,7 @@ int main(void)
 		test_skip("counts at rest", "needs CONFIG_NUMA_FBQ\n");
 		test_skip("counts once the load ends", "needs CONFIG_NUMA_FBQ\n");
 	} else {
-		ksft_test_result(has_file && !read_sums(&s) && s.cpus == cpus && s.sane,
+		ksft_test_result(has_file && !fbq_read_sums(&s) && s.cpus == cpus && s.sane,
 				 "debugfs fbq file lists the %d CPUs\n", cpus);
 		test_counts(nodes);
 	}

@@ -64,7 +64,6 @@
 #define CONVERGE_S	120
 #define RESIDENCY_MIN	90
 #define STABLE_SAMPLES	3
-#define GROUPS_FILE	"/sys/kernel/debug/sched/numa_balancing/groups"
 
 enum access { WRITE, READ };
 
@@ -462,58 +461,6 @@ out:
 	stop_threads(t, 2);
 	kill_children(spinners, &nr_spinners);
 	munmap(mem, REGION_LEN);
-}
-
-/* A "name value" line of the debugfs groups file, -1 when absent. */
-static long groups_stat(const char *name)
-{
-	char buf[512], *p;
-	size_t len = strlen(name);
-
-	if (read_file(GROUPS_FILE, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtol(p + len + 1, NULL, 10);
-	}
-	return -1;
-}
-
-/* Distinct non-zero numa_group_ids among every task of the system. */
-static int groups_in_use(void)
-{
-	int gids[1024], nr = 0, i;
-	struct dirent *pe, *te;
-	DIR *proc = opendir("/proc");
-
-	if (!proc)
-		return -1;
-	while ((pe = readdir(proc))) {
-		char path[300];
-		DIR *task;
-
-		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", pe->d_name);
-		task = opendir(path);
-		if (!task)
-			continue;
-		while ((te = readdir(task))) {
-			int node, gid;
-
-			if (te->d_name[0] < '1' || te->d_name[0] > '9')
-				continue;
-			if (task_numa_ids(atoi(te->d_name), &node, &gid) || !gid)
-				continue;
-			for (i = 0; i < nr && gids[i] != gid; i++)
-				;
-			if (i == nr && nr < (int)(sizeof(gids) / sizeof(gids[0])))
-				gids[nr++] = gid;
-		}
-		closedir(task);
-	}
-	closedir(proc);
-	return nr;
 }
 
 /*
