@@ -5,13 +5,17 @@
  *
  * debugfs_create_u32() takes any value, and one is fatal: in this tree a
  * write of 0 to scan_size_mb makes task_nr_scan_windows() divide by zero
- * at the next scan of any task (fixed upstream after 6.1). A knob here
- * takes a decimal number between its minimum and its maximum; any other
- * write (negative, not a number, empty, out of range) fails with -EINVAL
- * and leaves the value as it was.
+ * at the next scan of any task (fixed upstream after 6.1). Others are
+ * silently wrong: 4294967296 is stored as 0, and a period of billions of
+ * milliseconds overflows the int arithmetic of update_task_scan_period().
+ * A knob here takes a decimal number between its minimum and its
+ * maximum; any other write (negative, not a number, empty, out of range)
+ * fails with -EINVAL and leaves the value as it was.
  *
- *   scan_size_mb       MB of address space marked per scan, 1 to 65536
- *                      (replaces the tree's plain u32 file);
+ *   scan_size_mb       MB of address space marked per scan, 1 to 65536;
+ *   scan_delay_ms, scan_period_min_ms, scan_period_max_ms,
+ *   hot_threshold_ms   0 to NUMA_KNOB_MS_MAX, an hour (these four and
+ *                      scan_size_mb replace the tree's plain u32 files);
  *   migrate_retry_ms   the retry interval of numa_retry.c, 0 (adaptive)
  *                      to NUMA_RETRY_MS_MAX.
  *
@@ -26,6 +30,7 @@
 #ifdef CONFIG_SCHED_DEBUG
 
 #define NUMA_SCAN_SIZE_MB_MAX	65536
+#define NUMA_KNOB_MS_MAX	(60 * 60 * MSEC_PER_SEC)
 
 struct numa_knob {
 	const char	*name;
@@ -35,7 +40,11 @@ struct numa_knob {
 };
 
 static const struct numa_knob numa_knobs[] = {
+	{ "scan_delay_ms", &sysctl_numa_balancing_scan_delay, 0, NUMA_KNOB_MS_MAX },
+	{ "scan_period_min_ms", &sysctl_numa_balancing_scan_period_min, 0, NUMA_KNOB_MS_MAX },
+	{ "scan_period_max_ms", &sysctl_numa_balancing_scan_period_max, 0, NUMA_KNOB_MS_MAX },
 	{ "scan_size_mb", &sysctl_numa_balancing_scan_size, 1, NUMA_SCAN_SIZE_MB_MAX },
+	{ "hot_threshold_ms", &sysctl_numa_balancing_hot_threshold, 0, NUMA_KNOB_MS_MAX },
 	{ "migrate_retry_ms", &numa_migrate_retry_ms, 0, NUMA_RETRY_MS_MAX },
 };
 
