@@ -47,15 +47,19 @@ BENCH_RUNS	?= 3
 BENCH_SECS	?= 15
 BENCH_MB	?= 64
 DEMO_ARGS	?= 30 32
+# make stress: how long the load runs (s), and on which kernel.
+STRESS_SECS	?= 600
+STRESS_CONFIG	?= numa-all debug
 
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TESTS_2X2 TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
-	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB
+	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
+	STRESS_SECS STRESS_CONFIG
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix bench check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix bench stress check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -96,6 +100,9 @@ matrix: tree ## every valid option combination, NUMA_BALANCING=n and upstream 6.
 
 bench: tree ## locality and cost per kernel and mode (BENCH_COLUMNS), medians, table and plots
 	@scripts/bench.sh
+
+stress: tree ## the debug kernel (configs/debug.config) under fork/exit storms, hotplug, pressure, bad knob writes for STRESS_SECS
+	@scripts/stress.sh
 
 check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, reproducible series
 	@scripts/check.sh

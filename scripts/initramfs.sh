@@ -8,7 +8,7 @@
 #
 # Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo|bench),
 # TESTS, NODES, CPUS_PER_NODE, BENCH, BENCH_RUNS, BENCH_ARGS, BENCH_SYSCTL,
-# BENCH_DEBUGFS (MODE=bench),
+# BENCH_DEBUGFS (MODE=bench), STRESS_SECS (the stress test),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
 # each row its own). Prints the path of the initramfs.
@@ -109,6 +109,7 @@ BENCH_RUNS='${BENCH_RUNS:-1}'
 BENCH_ARGS='${BENCH_ARGS:-}'
 BENCH_SYSCTL='${BENCH_SYSCTL:-}'
 BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
+STRESS_SECS='${STRESS_SECS:-600}'
 FEATURES='${features# }'
 EOF
 

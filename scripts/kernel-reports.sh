@@ -12,6 +12,8 @@
 # such as a normal boot's "report a bug", do not count.
 #
 # ALLOW, a file of extended regexps, lists known harmless report lines.
+# The first line of the output says how many report lines were found:
+# "numa-sched: the kernel reported N problem(s):".
 
 set -eu
 
@@ -27,7 +29,7 @@ if [ -n "$found" ] && [ -n "$allow" ]; then
 fi
 [ -n "$found" ] || exit 0
 
-echo "numa-sched: the kernel reported a problem:"
+echo "numa-sched: the kernel reported $(echo "$found" | wc -l) problem(s):"
 echo "$found" | while IFS=: read -r n _; do
 	sed -n "${n},$((n + 15))p" "$log" | sed 's/^/    /'
 done | head -n 80

@@ -5,9 +5,10 @@
 # and TESTS_2X2 on 2 nodes x 2 CPUs, then the boot matrix's covering
 # subset (make matrix MATRIX_SET=cover, rerun from scratch: its row with
 # all options on is the default kernel's whole suite on NODES x
-# CPUS_PER_NODE), then the static gate (make check). Each stage's results
-# are judged by the tree's KTAP parser; this adds them up and ends with
-# "N passed, N failed". TEST_MATRIX=all runs the whole matrix instead,
+# CPUS_PER_NODE), then a short make stress (TEST_STRESS_SECS, default
+# 180: the debug kernel under load), then the static gate (make check).
+# Each stage's results are judged by the tree's KTAP parser; this adds
+# them up and ends with "N passed, N failed". TEST_MATRIX=all runs the whole matrix instead,
 # TEST_MATRIX=none only the default kernel's suite.
 # A stage that fails without results (a build error, a guest that
 # crashed or hung) counts as one failure of its own.
@@ -70,6 +71,8 @@ if stage kernel make -s --no-print-directory kernel; then
 		MATRIX_SET="${TEST_MATRIX:-cover}" MATRIX_FRESH=1 ;;
 	*) die "TEST_MATRIX must be cover, all or none" ;;
 	esac
+	stage stress make -s --no-print-directory stress \
+		STRESS_SECS="${TEST_STRESS_SECS:-180}"
 	stage check make -s --no-print-directory check
 fi
 echo "$passed passed, $failed failed"

@@ -34,7 +34,7 @@ expect()
 }
 
 ktap_header
-ktap_plan 12
+ktap_plan 13
 
 # The eBPF line above starts with a subsystem prefix, not with the header.
 expect "a clean boot passes" 0
@@ -49,6 +49,12 @@ expect "RCU stall" 1 "[   30.000000] rcu: INFO: rcu_sched self-detected stall on
 expect "hung task" 1 "[  150.000000] INFO: task numa:88 blocked for more than 120 seconds."
 expect "general protection fault" 1 "[    3.000000] general protection fault, probably for non-canonical address"
 expect "panic" 1 "[    3.000000] Kernel panic - not syncing: Fatal exception"
+
+{ echo "$clean"; echo "[    3.000000] BUG: KASAN: slab-out-of-bounds in numa_group_x"
+  echo "[    4.000000] WARNING: CPU: 0 PID: 1 at kernel/sched/fair.c:1 y"; } >"$tmp/log"
+"$check" "$tmp/log" >"$tmp/out" || true
+grep -qx 'numa-sched: the kernel reported 2 problem(s):' "$tmp/out"
+ktap_result $? "the count of reports comes first"
 
 echo '^[0-9]+:\[ *[0-9.]+\] WARNING: CPU: 1 PID: 73 at drivers/harmless' >"$tmp/allow"
 { echo "$clean"; echo "[    1.000000] WARNING: CPU: 1 PID: 73 at drivers/harmless.c:1 x"; } >"$tmp/log"
