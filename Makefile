@@ -59,7 +59,7 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix bench stress check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix bench stress stress-selftest check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -103,6 +103,9 @@ bench: tree ## locality and cost per kernel and mode (BENCH_COLUMNS), medians, t
 
 stress: tree ## the debug kernel (configs/debug.config) under fork/exit storms, hotplug, pressure, bad knob writes for STRESS_SECS
 	@scripts/stress.sh
+
+stress-selftest: ## prove make stress fails on planted numa_group leaks, in a scratch WORK (slow)
+	@scripts/stress-selftest.sh
 
 check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, reproducible series
 	@scripts/check.sh

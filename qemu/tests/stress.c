@@ -15,8 +15,12 @@
  *             other's starting node (what makes NUMA_SWAP trade them), both
  *             killed after 1-4 s, in random order: swaps while tasks exit.
  *   hotplug   a random CPU (not 0) offlined and onlined through sysfs.
- *   pressure  a node filled to its last 32 MiB (MPOL_PREFERRED, no OOM),
- *             held, freed: migrations to it fail meanwhile.
+ *   pressure  a node's free memory allocated with MPOL_PREFERRED: the node
+ *             fills to its low watermark and the rest spills over; held,
+ *             freed. Meanwhile NUMA migrations to it are
+ *             refused (6.1 wants the high watermark plus the pages free).
+ *             The filler is the OOM killer's first choice: a swap pair
+ *             bound to that node may need memory there.
  *   knobs     every NUMA balancing sysctl and debugfs knob written with bad
  *             values (negative, huge, out of range, non-numeric, empty,
  *             scan_size_mb=0 among them); each write must fail and leave
@@ -47,7 +51,6 @@
 #define MPOL_PREFERRED_	1
 #define BUF_LEN		((size_t)2 << 20)
 #define SWAP_LEN	((size_t)8 << 20)
-#define PRESSURE_KEEP_KB	(32 << 10)
 #define SETTLE_S	30
 #define MAX_CPUS	64
 
@@ -58,7 +61,7 @@ struct figures {
 	long threads;
 	long swap_pairs;
 	long hotplug_cycles, hotplug_errors;
-	long fills, fill_mb;
+	long fills, fill_mb, fills_killed;
 	long bad_writes, bad_refused, bad_accepted;
 	long good_writes, good_failed;
 };
@@ -344,34 +347,57 @@ static long node_free_kb(int node)
 	return p ? strtol(p + strlen("MemFree:"), NULL, 10) : -1;
 }
 
+/*
+ * One fill, in a child of its own: the first candidate of an OOM kill.
+ * When a swap pair's memory is bound to the node being filled, a fault
+ * of theirs can find it at its minimum and kill in the bound domain
+ * (measured once in 600 s); that must take the filler, not a worker.
+ */
+static void fill(int node, size_t len, int ms)
+{
+	unsigned long mask = 1UL << node;
+	char *p;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	write_str("/proc/self/oom_score_adj", "1000");
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(1);
+	/* Huge pages where it can: filling 4 KiB at a time is slow. */
+	madvise(p, len, MADV_HUGEPAGE);
+	/* Preferred, not bound: the rest spills over to other nodes. */
+	if (syscall(SYS_mbind, p, len, MPOL_PREFERRED_, &mask, sizeof(mask) * 8, 0))
+		_exit(1);
+	region_touch(p, len, 1);
+	add(fills, 1);
+	add(fill_mb, len >> 20);
+	msleep(ms);
+	_exit(0);
+}
+
 static int worker_pressure(void)
 {
 	while (running()) {
-		int node = rnd(0, nodes - 1);
-		long kb = node_free_kb(node) - PRESSURE_KEEP_KB;
-		unsigned long mask = 1UL << node;
-		size_t len;
-		char *p;
+		int node = rnd(0, nodes - 1), st;
+		long kb = node_free_kb(node);
+		pid_t pid;
 
 		if (kb < (16 << 10)) {
 			msleep(500);
 			continue;
 		}
-		len = (size_t)kb << 10 & ~(((size_t)2 << 20) - 1);
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
+		pid = fork();
+		if (pid < 0)
 			return 1;
-		/* Huge pages where it can: filling 4 KiB at a time is slow. */
-		madvise(p, len, MADV_HUGEPAGE);
-		/* Preferred, not bound: the rest spills over, no OOM kill. */
-		if (syscall(SYS_mbind, p, len, MPOL_PREFERRED_, &mask, sizeof(mask) * 8, 0))
+		if (!pid)
+			fill(node, (size_t)kb << 10 & ~(((size_t)2 << 20) - 1),
+			     rnd(1000, 3000));
+		waitpid(pid, &st, 0);
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+			add(fills_killed, 1);
+		else if (!WIFEXITED(st) || WEXITSTATUS(st))
 			return 1;
-		region_touch(p, len, 1);
-		add(fills, 1);
-		add(fill_mb, kb >> 10);
-		msleep(rnd(1000, 3000));
-		munmap(p, len);
 		msleep(rnd(200, 1000));
 	}
 	return 0;
@@ -625,9 +651,10 @@ int main(int argc, char **argv)
 	ksft_print_msg("stress-figures: forks %ld (kernel: %lld), execs %ld, kills %ld, exits %ld, threads %ld, swap pairs %ld\n",
 		       fig->forks, proc_stat("processes ") - forks0, fig->execs,
 		       fig->kills, fig->exits, fig->threads, fig->swap_pairs);
-	ksft_print_msg("stress-figures: tasks swapped %lld, pgmigrate_fail %lld, hotplug cycles %ld (errors %ld), node fills %ld (%ld MiB)\n",
+	ksft_print_msg("stress-figures: tasks swapped %lld, pgmigrate_fail %lld, hotplug cycles %ld (errors %ld), node fills %ld (%ld MiB, %ld OOM-killed)\n",
 		       vmstat("numa_task_swapped") - swaps0, vmstat("pgmigrate_fail") - fails0,
-		       fig->hotplug_cycles, fig->hotplug_errors, fig->fills, fig->fill_mb);
+		       fig->hotplug_cycles, fig->hotplug_errors, fig->fills, fig->fill_mb,
+		       fig->fills_killed);
 	ksft_print_msg("stress-figures: groups created %lld, freed %lld; bad writes %ld, refused %ld, taken %ld; valid writes %ld (failed %ld)\n",
 		       has_groups ? groups_stat("created") - created0 : 0,
 		       has_groups ? groups_stat("freed") - freed0 : 0,
