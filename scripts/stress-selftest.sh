@@ -4,7 +4,8 @@
 # make stress-selftest: prove that make stress fails on planted leaks, in
 # a scratch clone of this repository with a scratch WORK (its own tree and
 # builds, side by side like the real ones, so that ccache serves most of
-# the build). Two plants, one run each (STRESS_SECS, default 90):
+# the build). Two plants, one run each of STRESS_SELFTEST_SECS (default
+# 90) seconds:
 #   - freed: put_numa_group() counts the group freed but never frees it.
 #     The "live" counter cannot see it; kmemleak must, and name a NUMA
 #     balancing function in the backtrace;
@@ -19,7 +20,7 @@ here=$(dirname "$(realpath "$0")")
 
 REPO=$(abspath "$here/..")
 SCRATCH=${SCRATCH:-/var/tmp/numa-sched-scratch}
-STRESS_SECS=${STRESS_SECS:-90}
+STRESS_SECS=${STRESS_SELFTEST_SECS:-90}
 rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
 git clone -q "$REPO" "$SCRATCH/repo"
