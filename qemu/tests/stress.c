@@ -661,7 +661,8 @@ int main(int argc, char **argv)
 		       fig->bad_writes, fig->bad_refused, fig->bad_accepted,
 		       fig->good_writes, fig->good_failed);
 	ok = ok && fig->forks > 0 && fig->execs > 0 && fig->threads > 0 &&
-	     fig->swap_pairs > 0 && fig->fills > 0 && fig->bad_writes > 0 &&
+	     fig->swap_pairs > 0 && fig->fills + fig->fills_killed > 0 &&
+	     fig->bad_writes > 0 &&
 	     (nr_cpus == 0 || fig->hotplug_cycles > 0);
 	ksft_test_result(ok, "every worker ran and stopped\n");
 
