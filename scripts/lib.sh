@@ -31,6 +31,14 @@ is_inside()
 	return 1
 }
 
+# ktap_count LOG FIELD: the sum of FIELD ("passed", "failed", "skipped",
+# "errors") over the kunit.py parse summaries in LOG.
+ktap_count()
+{
+	grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null |
+		sed -n "s/.* $2: \([0-9]*\).*/\1/p" | awk '{ n += $1 } END { print n + 0 }'
+}
+
 # ktap_judge FILE [LOG]: judge the KTAP document in FILE with the tree's
 # own parser, $KSRC/tools/testing/kunit/kunit.py parse, whose exit status
 # is returned. With LOG, the parser's report is kept there and printed.

@@ -178,14 +178,6 @@ inputs_key()
 	} | sha256sum | cut -c1-16
 }
 
-# count LOG FIELD: the sum of FIELD ("passed", "failed", "skipped",
-# "errors") over the kunit.py parse summaries in LOG.
-count()
-{
-	grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null |
-		sed -n "s/.* $2: \([0-9]*\).*/\1/p" | awk '{ n += $1 } END { print n + 0 }'
-}
-
 # why LOG...: the lines of the logs that tell why a row failed.
 why()
 {
@@ -252,14 +244,14 @@ row()
 		bootres=ok
 		MODE=test KSRC=$ksrc KERNEL=$bdir/$bname/arch/x86/boot/bzImage KCONFIG=$kconfig \
 			INITRD=$img LOGDIR=$logs "$here/boot.sh" >"$logs/boot.log" 2>&1 || bootres=fail
-		if [ $bootres = ok ] && [ "$(count "$logs/boot.log" passed)" = 0 ]; then
+		if [ $bootres = ok ] && [ "$(ktap_count "$logs/boot.log" passed)" = 0 ]; then
 			echo "numa-sched: FAIL: no test passed" >>"$logs/boot.log"
 			bootres=fail
 		fi
 		finish "$name" "$key" "$kind" "$mask" "$bsecs" $bootres \
-			"$(count "$logs/boot.log" passed)" \
-			"$(( $(count "$logs/boot.log" failed) + $(count "$logs/boot.log" errors) ))" \
-			"$(count "$logs/boot.log" skipped)" "$warnings" \
+			"$(ktap_count "$logs/boot.log" passed)" \
+			"$(( $(ktap_count "$logs/boot.log" failed) + $(ktap_count "$logs/boot.log" errors) ))" \
+			"$(ktap_count "$logs/boot.log" skipped)" "$warnings" \
 			"$([ $bootres = ok ] && echo pass || echo fail)" "$logs/boot.log" "$logs/console.log"
 	) &
 	running=$((running + 1))

@@ -23,21 +23,13 @@ mkdir -p "$OUT"
 passed=0
 failed=0
 
-# count LOG: add up every "Ran N tests: passed: P, failed: F" of kunit.py
-# parse in LOG (a guest run has two: KUnit's and the in-guest suite's).
+# count LOG: add the kunit.py parse summaries of LOG (a guest run has
+# two: KUnit's and the in-guest suite's) to the totals; false if none.
 count()
 {
-	local line p f e found=1
-
-	while read -r line; do
-		p=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
-		f=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
-		e=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
-		passed=$((passed + ${p:-0}))
-		failed=$((failed + ${f:-0} + ${e:-0}))
-		found=0
-	done < <(grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null)
-	return $found
+	grep -q 'Ran [0-9]* tests\?:' "$1" 2>/dev/null || return 1
+	passed=$((passed + $(ktap_count "$1" passed)))
+	failed=$((failed + $(ktap_count "$1" failed) + $(ktap_count "$1" errors)))
 }
 
 stage()
