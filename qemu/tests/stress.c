@@ -160,11 +160,17 @@ static void storm_process(enum storm_end end, int ms)
 			_exit(1);
 		add(threads, 1);
 	}
-	/* Forks from a task that is (or is about to be) in a group. */
+	/*
+	 * Forks from a task that is (or is about to be) in a group: this
+	 * thread writes the shared region too, between the forks.
+	 */
 	for (i = 0; i < 3; i++) {
+		double until = now() + ms / 4000.0;
+		unsigned char v = 0;
 		pid_t c;
 
-		msleep(ms / 4);
+		while (now() < until)
+			region_touch(shared, BUF_LEN, v++);
 		c = fork();
 		if (!c)
 			_exit(0);
