@@ -430,7 +430,9 @@ static struct knob knobs[] = {
 };
 
 static const char * const common_bad[] = {
-	"-1", "99999999999999999999", "abc", "12abc", "", " ", NULL
+	"-1", "99999999999999999999", "abc", "12abc", "", " ",
+	/* 1 and junk past the 34 bytes kstrtouint_from_user() reads */
+	"0000000000000000000000000000000001junk", NULL
 };
 
 /* Write bad @val to @k: refused and unchanged, or counted as accepted. */

@@ -9,8 +9,8 @@
  * silently wrong: 4294967296 is stored as 0, and a period of billions of
  * milliseconds overflows the int arithmetic of update_task_scan_period().
  * A knob here takes a decimal number between its minimum and its
- * maximum; any other write (negative, not a number, empty, out of range)
- * fails with -EINVAL and leaves the value as it was.
+ * maximum; any other write (negative, not a number, empty, out of range,
+ * longer than 23 bytes) fails with -EINVAL and leaves the value as it was.
  *
  *   scan_size_mb       MB of address space marked per scan, 1 to 65536;
  *   scan_delay_ms, scan_period_min_ms, scan_period_max_ms,
@@ -31,6 +31,8 @@
 
 #define NUMA_SCAN_SIZE_MB_MAX	65536
 #define NUMA_KNOB_MS_MAX	(60 * 60 * MSEC_PER_SEC)
+/* A write's bytes: "4294967295\n" with room for a few leading zeros. */
+#define NUMA_KNOB_BUF_LEN	24
 
 struct numa_knob {
 	const char	*name;
@@ -53,11 +55,21 @@ static ssize_t numa_knob_write(struct file *file, const char __user *ubuf,
 {
 	struct seq_file *m = file->private_data;
 	const struct numa_knob *knob = m->private;
+	char buf[NUMA_KNOB_BUF_LEN];
 	unsigned int val;
 
+	/*
+	 * kstrtouint_from_user() would parse the first bytes of a longer
+	 * write and take "1" followed by junk past them: refuse it whole.
+	 */
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+
 	/* Not a number, negative, or past UINT_MAX (-ERANGE): all -EINVAL. */
-	if (kstrtouint_from_user(ubuf, count, 10, &val) ||
-	    val < knob->min || val > knob->max)
+	if (kstrtouint(buf, 10, &val) || val < knob->min || val > knob->max)
 		return -EINVAL;
 	WRITE_ONCE(*knob->val, val);
 	*ppos += count;
