@@ -14,7 +14,7 @@
 # prints the figures: the guest's "stress-figures" lines and the number of
 # kernel reports found.
 #
-# Environment: as make boot, plus STRESS_SECS (default 600), STRESS_CONFIG.
+# Environment: as make boot, plus STRESS_SECS (1 to 86400, default 600), STRESS_CONFIG.
 
 set -eu
 
@@ -22,11 +22,17 @@ here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
 
 : "${OUT:?}" "${BUILD:?}" "${KSRC:?}"
-STRESS_SECS=${STRESS_SECS:-600}
+# Set but empty (make stress STRESS_SECS=) is a bad value, not the default.
+STRESS_SECS=${STRESS_SECS-600}
 STRESS_CONFIG=${STRESS_CONFIG:-numa-all debug}
+# Plain decimal (no sign, no leading 0: bash reads 08 as bad octal), and
+# at most a day, so that the arithmetic below cannot wrap.
 case "$STRESS_SECS" in
-"" | *[!0-9]* | 0) die "STRESS_SECS must be a positive number of seconds, not '$STRESS_SECS'" ;;
+"" | *[!0-9]* | 0*) bad=1 ;;
+*) [ ${#STRESS_SECS} -le 5 ] && [ "$STRESS_SECS" -le 86400 ] && bad=0 || bad=1 ;;
 esac
+[ "$bad" = 0 ] ||
+	die "STRESS_SECS must be a number of seconds from 1 to 86400, not '$STRESS_SECS'"
 
 name=$(echo "$STRESS_CONFIG" | tr -s ' ' '+')
 export CONFIG=$STRESS_CONFIG OPTS="" NAME=$name KCONFIG=$BUILD/$name/.config

@@ -21,9 +21,10 @@ ktap_header
 ktap_plan 3
 
 r=0
-for secs in abc 0 -5 10s; do
+for secs in abc 0 00 08 -5 10s "" 86401 99999999999999999999; do
 	if STRESS_SECS=$secs "$REPO/scripts/stress.sh" >"$tmp/log" 2>&1; then r=1; fi
-	grep -q "STRESS_SECS must be a positive number of seconds, not '$secs'" "$tmp/log" || r=1
+	grep -qF "STRESS_SECS must be a number of seconds from 1 to 86400, not '$secs'" \
+		"$tmp/log" || { echo "# STRESS_SECS='$secs' not refused"; r=1; }
 done
 [ ! -e "$tmp/build" ] && [ ! -e "$tmp/out" ] || r=1
 ktap_result $r "a bad STRESS_SECS is refused, nothing built or booted"

@@ -600,10 +600,15 @@ int main(int argc, char **argv)
 	secs = 600;
 	p = read_file("/etc/numa-sched.conf", buf, sizeof(buf)) > 0 ?
 	    strstr(buf, "STRESS_SECS='") : NULL;
-	if (p)
-		secs = atoi(p + strlen("STRESS_SECS='"));
-	if (secs <= 0)
-		ksft_exit_fail_msg("bad STRESS_SECS in /etc/numa-sched.conf\n");
+	if (p) {
+		char *end;
+
+		errno = 0;
+		v = strtol(p + strlen("STRESS_SECS='"), &end, 10);
+		if (errno || *end != '\'' || v < 1 || v > 86400)
+			ksft_exit_fail_msg("bad STRESS_SECS in /etc/numa-sched.conf\n");
+		secs = v;
+	}
 	ksft_set_plan(6);
 
 	fig = mmap(NULL, sizeof(*fig), PROT_READ | PROT_WRITE,
