@@ -8,7 +8,8 @@
  *             second process sharing a writable region with it (shared
  *             memory bound to every node with MPOL_F_NUMA_BALANCING, which
  *             6.1 scans), plus forks from inside them; each ends by exit,
- *             by exec from a thread, or by SIGKILL. Two such workers.
+ *             by exec (from the leader or from another thread, which then
+ *             takes its place), or by SIGKILL. Two such workers.
  *   churn     one process of four writer threads (a big group) creating
  *             and joining short-lived threads that write the same buffer.
  *   swap      pairs of busy processes, each with its memory bound to the
@@ -126,6 +127,19 @@ static char *shared_region(size_t len)
 
 enum storm_end { END_EXIT, END_EXEC, END_KILL };
 
+/* The exit status of the image a storm process execs: the exec worked. */
+#define EXEC_STATUS	42
+
+/* execve() of this program in its --exit mode; returns only on failure. */
+static void *exec_self(void *arg)
+{
+	char *argv[] = { "stress", "--exit", NULL };
+
+	(void)arg;
+	execv("/proc/self/exe", argv);
+	_exit(1);
+}
+
 /*
  * The storm's process: three threads writing a private buffer and a
  * shared one, a sibling process writing the shared one too, a few forks
@@ -181,12 +195,17 @@ static void storm_process(enum storm_end end, int ms)
 	}
 	msleep(ms / 4);
 	if (end == END_EXEC) {
-		/* execve() from this thread ends the other threads. */
-		char *argv[] = { "stress", "--exit", NULL };
+		/*
+		 * execve() ends the other threads; from a thread that is not
+		 * the leader (half of the time), that thread takes the
+		 * leader's place (de_thread()).
+		 */
+		pthread_t t;
 
-		add(execs, 1);
-		execv("/proc/self/exe", argv);
-		_exit(1);
+		if (rnd(0, 1) && !pthread_create(&t, NULL, exec_self, NULL))
+			for (;;)
+				pause();
+		exec_self(NULL);
 	}
 	if (end == END_KILL)
 		for (;;)
@@ -199,7 +218,7 @@ static int worker_storm(void)
 {
 	while (running()) {
 		enum storm_end end = rnd(END_EXIT, END_KILL);
-		int ms = rnd(300, 3000);
+		int ms = rnd(300, 3000), st;
 		pid_t pid = fork();
 
 		if (pid < 0)
@@ -214,7 +233,13 @@ static int worker_storm(void)
 			kill(pid, SIGKILL);
 			add(kills, 1);
 		}
-		waitpid(pid, NULL, 0);
+		if (waitpid(pid, &st, 0) != pid)
+			return 1;
+		/* Killed, exited, or exec'd and exited: anything else failed. */
+		if (end == END_EXEC && WIFEXITED(st) && WEXITSTATUS(st) == EXEC_STATUS)
+			add(execs, 1);
+		else if (WIFEXITED(st) && WEXITSTATUS(st))
+			return 1;
 	}
 	return 0;
 }
@@ -500,6 +525,7 @@ struct worker {
 	int (*fn)(void);
 	pid_t pid;
 	int status;
+	bool ended;
 };
 
 static struct worker workers[] = {
@@ -512,13 +538,35 @@ static struct worker workers[] = {
 	{ .name = "knobs", .fn = worker_knobs },
 };
 
+/*
+ * Reap every child that has ended: orphans (a storm process's sibling,
+ * killed when its storm process ends) right away, so that their
+ * numa_groups are put while the load runs and not in one burst after
+ * it, and workers, whose status is kept for reap().
+ */
+static void reap_ended(void)
+{
+	unsigned int i;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (i = 0; i < ARRAY_SIZE(workers); i++) {
+			if (workers[i].pid != pid)
+				continue;
+			workers[i].status = WIFEXITED(st) ? WEXITSTATUS(st) :
+					    128 + WTERMSIG(st);
+			workers[i].ended = true;
+		}
+	}
+}
+
 /* The worker's status, -1 when it did not end within @secs. */
 static int reap(struct worker *w, int secs)
 {
 	double t0 = now();
-	int st;
 
-	while (waitpid(w->pid, &st, WNOHANG) == 0) {
+	for (reap_ended(); !w->ended; reap_ended()) {
 		if (now() - t0 > secs) {
 			kill(w->pid, SIGKILL);
 			waitpid(w->pid, NULL, 0);
@@ -526,7 +574,7 @@ static int reap(struct worker *w, int secs)
 		}
 		msleep(100);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return w->status;
 }
 
 /*
@@ -590,7 +638,7 @@ int main(int argc, char **argv)
 	double t0;
 
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
-		return 0;	/* the image a storm thread execs */
+		return EXEC_STATUS;	/* the image a storm process execs */
 
 	ksft_print_header();
 	SKIP_WITHOUT_BALANCING();
@@ -642,8 +690,10 @@ int main(int argc, char **argv)
 			_exit(workers[i].fn());
 		}
 	}
-	while (now() < deadline)
+	while (now() < deadline) {
 		sleep(1);
+		reap_ended();
+	}
 	fig->stop = 1;
 	ok = true;
 	for (i = 0; i < ARRAY_SIZE(workers); i++) {
@@ -655,11 +705,18 @@ int main(int argc, char **argv)
 			ok = false;
 		}
 	}
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	reap_ended();
+	/* The hotplug worker onlines each CPU it took; count what it left. */
 	nr_cpus = hotplug_cpus(cpus);
-	for (i = 0; i < (unsigned int)nr_cpus; i++)
-		cpu_online(cpus[i], true);
+	for (i = 0; i < (unsigned int)nr_cpus; i++) {
+		char path[96];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpus[i]);
+		if (read_long(path) != 1) {
+			offline++;
+			cpu_online(cpus[i], true);
+		}
+	}
 
 	ksft_print_msg("stress-figures: forks %ld (kernel: %lld), execs %ld, kills %ld, exits %ld, threads %ld, swap pairs %ld\n",
 		       fig->forks, proc_stat("processes ") - forks0, fig->execs,
@@ -689,14 +746,9 @@ int main(int argc, char **argv)
 	}
 	ksft_test_result(ok, "bad writes refused, every knob kept its value\n");
 
-	for (i = 0; i < (unsigned int)nr_cpus; i++) {
-		char path[96];
-
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpus[i]);
-		offline += read_long(path) != 1;
-	}
-	ksft_test_result(!offline, "all %d hotpluggable CPUs online again (%d not)\n",
-			 nr_cpus, offline);
+	ksft_test_result(!offline && !fig->hotplug_errors,
+			 "all %d hotpluggable CPUs online again (%d left offline, %ld errors)\n",
+			 nr_cpus, offline, fig->hotplug_errors);
 
 	if (has_groups) {
 		t0 = now();
