@@ -8,8 +8,9 @@
 # the printk timestamp, if any): Oops, BUG: (KASAN's "BUG: KASAN:" among
 # them), WARNING: (lockdep's "WARNING: possible circular locking" among
 # them), kernel BUG at, general protection fault, panics, UBSAN, RCU
-# stalls, hung tasks, soft lockups and kmemleak. Words inside a message,
-# such as a normal boot's "report a bug", do not count.
+# stalls, hung tasks, soft lockups, kmemleak and lockdep's "INFO: trying
+# to register non-static key" (its other reports are WARNINGs). Words
+# inside a message, such as a normal boot's "report a bug", do not count.
 #
 # ALLOW, a file of extended regexps, lists known harmless report lines.
 # The first line of the output says how many report lines were found:
@@ -21,7 +22,7 @@ log=${1:?usage: kernel-reports.sh CONSOLE_LOG}
 allow=${ALLOW:-}
 
 ts='^(\[ *[0-9]+\.[0-9]+\] )?'
-headers='(BUG: |WARNING: |Oops: |Oops -|general protection fault|Kernel panic - not syncing|kernel BUG at |UBSAN: |INFO: task .* blocked for more than|rcu: INFO: |INFO: rcu_|watchdog: BUG: soft lockup|kmemleak: [0-9]+ new suspected)'
+headers='(BUG: |WARNING: |Oops: |Oops -|general protection fault|Kernel panic - not syncing|kernel BUG at |UBSAN: |INFO: task .* blocked for more than|rcu: INFO: |INFO: rcu_|watchdog: BUG: soft lockup|kmemleak: [0-9]+ new suspected|INFO: trying to register non-static key)'
 
 found=$(grep -nE "$ts$headers" "$log" || true)
 if [ -n "$found" ] && [ -n "$allow" ]; then
