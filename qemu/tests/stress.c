@@ -323,6 +323,8 @@ static int worker_swap(void)
 	return 0;
 }
 
+#define CPU_ONLINE_FMT	"/sys/devices/system/cpu/cpu%d/online"
+
 /* CPUs with an "online" file (CPU 0 has none on x86): hotpluggable. */
 static int hotplug_cpus(int *cpus)
 {
@@ -330,7 +332,7 @@ static int hotplug_cpus(int *cpus)
 	int cpu, nr = 0;
 
 	for (cpu = 1; cpu < MAX_CPUS; cpu++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+		snprintf(path, sizeof(path), CPU_ONLINE_FMT, cpu);
 		if (!access(path, W_OK))
 			cpus[nr++] = cpu;
 	}
@@ -341,8 +343,16 @@ static int cpu_online(int cpu, bool on)
 {
 	char path[96];
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	snprintf(path, sizeof(path), CPU_ONLINE_FMT, cpu);
 	return write_str(path, on ? "1" : "0");
+}
+
+static bool cpu_is_online(int cpu)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), CPU_ONLINE_FMT, cpu);
+	return read_long(path) == 1;
 }
 
 static int worker_hotplug(void)
@@ -709,10 +719,7 @@ int main(int argc, char **argv)
 	/* The hotplug worker onlines each CPU it took; count what it left. */
 	nr_cpus = hotplug_cpus(cpus);
 	for (i = 0; i < (unsigned int)nr_cpus; i++) {
-		char path[96];
-
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpus[i]);
-		if (read_long(path) != 1) {
+		if (!cpu_is_online(cpus[i])) {
 			offline++;
 			cpu_online(cpus[i], true);
 		}
