@@ -13,6 +13,12 @@
 /// *migrate_defer*. Functions (prototypes and definitions), variables
 /// and struct fields are checked.
 ///
+/// A struct field may stand under CONFIG_NUMA_BALANCING instead: a
+/// header that nearly every file includes (task_struct's) must not change
+/// its layout with a feature option, or each option set recompiles the
+/// whole kernel. The field then costs its bytes in the off state, and
+/// the feature's code, built only with the option, is what uses it.
+///
 // Confidence: Moderate
 // Copyright: (C) 2026 numa-sched maintainers
 // Options: --no-includes --include-headers
@@ -54,14 +60,16 @@ def guards(fname):
 	regions[fname] = per_line
 	return per_line
 
-def unguarded(name, fname, line):
-	"""The option name belongs to, if it lies outside that option's guard."""
+def unguarded(name, fname, line, field=False):
+	"""The option name belongs to, if it lies outside that option's guard
+	(for a struct field, outside CONFIG_NUMA_BALANCING's too)."""
 	conds = guards(fname)
 	line = int(line)
 	here = conds[line] if line < len(conds) else []
 	for opt, pat in FEATURES:
 		if pat.search(name):
-			if not any("CONFIG_" + opt in c for c in here):
+			ok = ["CONFIG_" + opt] + (["CONFIG_NUMA_BALANCING"] if field else [])
+			if not any(g in c for c in here for g in ok):
 				return opt
 			return None
 	return None
@@ -120,7 +128,7 @@ I << sfield.I;
 p << sfield.p;
 @@
 
-opt = unguarded(I, p[0].file, p[0].line)
+opt = unguarded(I, p[0].file, p[0].line, field=True)
 if opt:
 	coccilib.report.print_report(p[0], "field %s belongs to CONFIG_%s but is outside its guard" % (I, opt))
 

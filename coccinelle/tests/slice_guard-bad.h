@@ -24,3 +24,8 @@ static inline int task_numa_group_id(struct task_struct *p)	/* expect */
 }
 
 extern unsigned int sysctl_numa_balancing_migrate_deferred;	/* expect */
+
+/* NUMA_BALANCING is a guard for fields only, never for functions. */
+#ifdef CONFIG_NUMA_BALANCING
+void numa_group_free(struct numa_group *grp);	/* expect */
+#endif

@@ -8,6 +8,14 @@ struct task_struct {
 #endif
 };
 
+/* Fields may stand under NUMA_BALANCING: the layout stays option-free. */
+struct mm_like {
+#ifdef CONFIG_NUMA_BALANCING
+	struct numa_group *numa_group;
+	unsigned int numa_migrate_deferred;
+#endif
+};
+
 struct rq {
 	unsigned int nr_running;
 #if defined(CONFIG_NUMA_FBQ)

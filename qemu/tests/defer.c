@@ -21,7 +21,12 @@
  *     migrated once), each writing a buffer of its own, first touched
  *     on the other node; every page migrates once, with the sysctl at 0 or
  *     at 16 alike (a private fault is never deferred).
- * Off: no such sysctl, and no numa_migrate_deferred in /proc/vmstat.
+ * Off: no such sysctl, and numa_migrate_deferred in /proc/vmstat (it
+ * stands under NUMA_BALANCING, so that the option does not change the
+ * vm_event_item enum every file sees) stays 0 through a shared ping-pong
+ * run, the load that makes it rise when the option is on. Planted: with
+ * numa_defer_skip() built in the off state too (its #ifdef in
+ * numa_defer.h inverted), this run counts deferrals and the case fails.
  *
  * Always, the base's bounded debugfs knobs (numa_knob.c):
  * sched/numa_balancing/migrate_retry_ms reads 0, takes 1 and 60000, and
@@ -105,7 +110,8 @@ static void *work(void *arg)
 /*
  * In a child of its own (a fresh address space and fresh task statistics
  * each time), run PP_THREADS writers (shared) or PRIV_THREADS (private)
- * with the sysctl at @defer; shared:
+ * with the sysctl at @defer (below 0: left alone, as without the
+ * option there is none); shared:
  * one buffer, first touched on node 0, for all; private: one buffer each,
  * first touched on the node its thread does not run on. With @warm, count
  * only once the scanner has passed PP_WARM_SEQ times (the filter lets a
@@ -122,7 +128,7 @@ static long long run(long defer, bool private_, bool warm, long long *deferred)
 	pid_t pid;
 
 	snprintf(val, sizeof(val), "%ld", defer);
-	if (write_str(SYSCTL, val))
+	if (defer >= 0 && write_str(SYSCTL, val))
 		return -1;
 	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -209,12 +215,22 @@ int main(void)
 
 	test_knob("migrate_retry_ms", RETRY_FILE, 0, retry_bad, retry_good);
 	test_knob("scan_size_mb", SCAN_SIZE_FILE, read_long(SCAN_SIZE_FILE), size_bad, size_good);
+	for (i = 0; i < 2; i++)
+		if (balancing_knob(scan_knobs[i], scan_saved[i], PP_SCAN_MS))
+			ksft_exit_fail_msg("cannot set %s\n", scan_knobs[i]);
 	if (!on) {
-		ksft_test_result(access(SYSCTL, F_OK) && vmstat("numa_migrate_deferred") < 0,
-				 "no sysctl and no vmstat counter without NUMA_MIGRATE_DEFER\n");
+		long long d = -1, m = run(-1, false, true, &d);
+
+		ksft_print_msg("shared ping-pong, %ds, no sysctl: %lld pages migrated, %lld deferred\n",
+			       PP_S, m, d);
+		ksft_test_result(access(SYSCTL, F_OK) && m >= 0 && d == 0 &&
+				 vmstat("numa_migrate_deferred") == 0,
+				 "no sysctl, and numa_migrate_deferred stays 0 through a shared ping-pong\n");
 		test_skip("shared ping-pong", "needs CONFIG_NUMA_MIGRATE_DEFER\n");
 		test_skip("shared ping-pong, pages", "needs CONFIG_NUMA_MIGRATE_DEFER\n");
 		test_skip("private pages", "needs CONFIG_NUMA_MIGRATE_DEFER\n");
+		for (i = 0; i < 2; i++)
+			balancing_knob(scan_knobs[i], NULL, scan_saved[i]);
 		ksft_finished();
 	}
 	test_knob("numa_balancing_migrate_deferred", SYSCTL, 16, sysctl_bad, sysctl_good);
@@ -238,9 +254,6 @@ int main(void)
 	 */
 	groups = feature_enabled("NUMA_GROUPS") > 0;
 	reps = groups ? 1 : PP_REPS;
-	for (i = 0; i < 2; i++)
-		if (balancing_knob(scan_knobs[i], scan_saved[i], PP_SCAN_MS))
-			ksft_exit_fail_msg("cannot set %s\n", scan_knobs[i]);
 	for (i = 0; i < reps; i++) {
 		long long m0, d0 = 0, m16, d16 = 0;
 
