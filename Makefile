@@ -31,10 +31,8 @@ TIMEOUT		?= 900
 # The guest: scan tuning for quick convergence, tests in order, demo size.
 SCAN_TUNING	?= scan_delay_ms=100 scan_period_min_ms=100 scan_period_max_ms=1000 scan_size_mb=256
 TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate groups swap fbq defer
-# make test boots a second shape, 2 nodes x 2 CPUs, for these.
-TESTS_2X2	?= fbq
 TEST_TIMEOUT	?= 300
-# make matrix: all valid combinations, or the covering subset (cover);
+# make matrix: the rows of configs/matrix.tsv, all or the covering set (cover);
 # guests booting at once; the upstream reference's tests.
 MATRIX_SET	?= all
 MATRIX_JOBS	?= 1
@@ -53,7 +51,7 @@ STRESS_CONFIG	?= numa-all debug
 
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
-	TESTS_2X2 TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
+	TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
 	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
 	STRESS_SECS STRESS_CONFIG
 
@@ -95,7 +93,7 @@ run: deps kernel ## the main job: build, boot, run the demo, print the locality 
 	@img=$$(MODE=demo scripts/initramfs.sh) && \
 	MODE=demo KERNEL=$(BZIMAGE) INITRD=$$img LOGDIR=$(call LOGDIR,demo) scripts/boot.sh
 
-matrix: tree ## every valid option combination, NUMA_BALANCING=n and upstream 6.1: build, boot, test, one table
+matrix: tree ## the rows of configs/matrix.tsv (every valid option combination, shapes, references): build, boot, test, one table
 	@scripts/matrix.sh
 
 bench: tree ## locality and cost per kernel and mode (BENCH_COLUMNS), medians, table and plots
@@ -107,19 +105,20 @@ stress: tree ## the debug kernel (configs/debug.config) under fork/exit storms, 
 stress-selftest: ## prove make stress fails on planted numa_group leaks, in a scratch WORK (slow)
 	@scripts/stress-selftest.sh
 
-check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, reproducible series
+check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, build economy
 	@scripts/check.sh
 
 check-selftest: ## prove make check fails on planted bugs, in a scratch WORK (slow)
 	@scripts/check-selftest.sh
 
-series: tree ## export the series with a cover letter into WORK/series
+series: kernel ## export the series with a cover letter into WORK/series; check it rebuilds the same vmlinux
 	@SERIES_DIR=$(WORK)/series scripts/series.sh
+	@SERIES_DIR=$(WORK)/series scripts/reproducible.sh
 
 unit: tree ## host-side unit tests of the scripts (tests/*.sh)
 	@scripts/unit.sh
 
-test: deps ## everything: unit tests, the default kernel's build, boot and in-guest suite
+test: deps ## unit tests, the default kernel, the matrix's covering rows, 3 min stress, make check
 	@scripts/test.sh
 
 clean: ## remove the guest images and logs (OUT)
