@@ -18,8 +18,14 @@
 # The new .config replaces the build's only when it differs, so an
 # unchanged configuration keeps the build incremental.
 #
+# SEED names a finished build directory of the same tree: a build
+# directory that does not exist yet starts as a copy of it, and kbuild
+# then recompiles only the objects whose CONFIG symbols differ (fixdep
+# records them per object), instead of the whole kernel. make matrix uses
+# it; the result is the same as a build from nothing.
+#
 # Environment: KSRC, BUILD, NAME (the build's directory name), CONFIG,
-# OPTS, JOBS, CC.
+# OPTS, JOBS, CC, SEED.
 
 set -eu
 
@@ -51,6 +57,16 @@ for c in $CONFIG; do
 	frags="$frags $f"
 done
 
+if [ -n "${SEED:-}" ] && [ ! -e "$O/.config" ]; then
+	[ -f "$SEED/vmlinux" ] && [ -f "$SEED/.config" ] ||
+		die "SEED=$SEED is not a finished build directory"
+	[ "$(readlink "$SEED/source")" = "$(abspath "$KSRC")" ] ||
+		die "SEED=$SEED was built from $(readlink "$SEED/source"), not KSRC=$KSRC"
+	mkdir -p "$O"
+	cp -a "$SEED/." "$O/"
+	rm -rf "$O/.kconfig" "$O/numa-sched-opts.config"
+	info "$NAME: starts from a copy of $SEED"
+fi
 mkdir -p "$O"
 if [ -n "$OPTS" ]; then
 	opts_frag=$O/numa-sched-opts.config

@@ -1,44 +1,52 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make matrix: every valid combination of the five feature options, plus
-# two reference kernels, each built, checked, booted and tested; one table.
+# make matrix: the rows of configs/matrix.tsv, each a kernel built,
+# checked, booted on its machine shape and tested; one table.
 #
-# Rows:
-#   - the combinations Kconfig accepts, found by asking Kconfig itself:
-#     each of the 2^5 on/off assignments is merged onto the guest base
-#     (kernel.sh --configure-only) and kept when no requested value was
-#     dropped (GROUPS and MIGRATE_DEFER need CPUPID: 20 of 32). The list
-#     is cached under OUT/matrix, keyed by Kconfig.numa's contents;
+# Rows (configs/matrix.tsv, one a line: name, set, shape, kernel, tests):
+#   - option combinations, named by the options' initials (upper case
+#     when on); the 4x1 rows must be exactly the combinations Kconfig
+#     accepts, found by asking Kconfig itself: each of the 2^5 on/off
+#     assignments is merged onto the guest base (kernel.sh
+#     --configure-only) and kept when no requested value was dropped
+#     (GROUPS and MIGRATE_DEFER need CPUPID: 20 of 32). The list is cached
+#     under OUT/matrix, keyed by Kconfig.numa's contents;
 #   - "no-balancing": the guest base with NUMA_BALANCING=n (none of our
 #     options can exist; the suite's tests skip, balancing.sh checks the
 #     off state);
 #   - "upstream": the unmodified 6.1 tree (the "pristine" tag of KSRC, as
 #     a worktree in WORK/pristine/linux) with the same base config,
 #     running TESTS_UPSTREAM, the tests of what any 6.1 kernel has.
-# MATRIX_SET=cover keeps a covering subset of the combinations: all on,
-# all off, each option off alone (with what needs it), each on alone
-# (with what it needs); the references always run.
+# MATRIX_SET=cover runs the rows of set "cover" (make test's), all every row.
 #
-# Each row: build in its own O= directory (a row whose set of options
-# equals one of configs/ reuses that build directory, so make test's
-# builds serve here too; ccache makes the others cheap), check that the
-# .config holds exactly the requested options, build its initramfs, boot
-# the 4-node machine (boot.sh: KUnit, the in-guest suite, kernel
-# reports), count the KTAP results. Builds run one at a time; up to
-# MATRIX_JOBS guests boot at once (default 1: two cores, and the tests'
-# timing needs the CPUs they ask for).
+# Each kernel: built in its own O= directory (a combination equal to one
+# of configs/ reuses that build directory, so make test's build serves
+# here too). A new directory starts as a copy of a finished one of the
+# same tree, of the same NUMA_CPUPID if there is one (kernel.sh SEED):
+# kbuild then recompiles only the objects whose CONFIG symbols differ
+# (scripts/build-economy.sh counts them), and ccache serves most of those.
+# Then: a check that the .config holds exactly the requested options, its
+# initramfs, a boot on the row's shape (boot.sh: KUnit, the in-guest
+# suite, kernel reports), the KTAP results counted from the parser's JSON.
+# Builds run one at a time; up to MATRIX_JOBS guests boot at once
+# (default 1: two cores, and the tests' timing needs the CPUs they ask
+# for).
 #
 # Resumable: each finished row leaves OUT/matrix/rows/NAME.tsv, keyed by
 # the contents of everything that goes into it (sources, patches,
-# configs, guest programs, scripts, machine shape); a rerun skips rows
+# configs, guest programs, scripts, machine shape); a rerun keeps rows
 # whose key still matches. MATRIX_FRESH=1 reruns them all.
 #
-# Output: OUT/matrix/summary.{txt,md,json}; a failed row's reasons (the
-# log lines that made it fail) follow the table. Exits 1 if a row failed.
+# Output: OUT/matrix/summary.{txt,md,json}, with each row's seconds of
+# build and of guest; a failed row's reasons (the log lines that made it
+# fail) follow the table; ccache's statistics go to the log. With
+# KTAP_JSON_DIR set (make test), every row's parser JSON is left there,
+# and a row that failed without results as a KTAP failure of its own.
+# Exits 1 if a row failed.
 #
-# --list prints the rows (name, build directory, CONFIG, OPTS) and stops.
-
+# --list prints the rows (name, build directory, CONFIG, OPTS, shape,
+# tests) and stops.
 set -eu
 
 here=$(dirname "$(realpath "$0")")
@@ -46,15 +54,20 @@ here=$(dirname "$(realpath "$0")")
 
 REPO=$(abspath "$here/..")
 : "${KSRC:?}" "${BUILD:?}" "${OUT:?}" "${WORK:?}" "${TESTS:?}"
-: "${NODES:?}" "${CPUS_PER_NODE:?}" "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}"
+: "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}"
 MATRIX_SET=${MATRIX_SET:-all}
 MATRIX_JOBS=${MATRIX_JOBS:-1}
 MATRIX_FRESH=${MATRIX_FRESH:-0}
+MATRIX_ROWS=${MATRIX_ROWS:-$REPO/configs/matrix.tsv}
 TESTS_UPSTREAM=${TESTS_UPSTREAM:-topology.sh balancing.sh proc_sched migrate_to_threads}
 PRISTINE=$WORK/pristine/linux
 MDIR=$OUT/matrix
 FEATURES=(NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER)
 LETTERS=(C G S F D)
+# The rows' JSON goes to make test's KTAP_JSON_DIR at the end, not from
+# each boot: a row kept from an earlier run has its results too.
+JSON_DEST=${KTAP_JSON_DIR:-}
+unset KTAP_JSON_DIR
 
 case "$MATRIX_SET" in
 all | cover) ;;
@@ -63,6 +76,7 @@ esac
 case "$MATRIX_JOBS" in
 "" | *[!0-9]* | 0) die "MATRIX_JOBS must be a positive integer, not '$MATRIX_JOBS'" ;;
 esac
+[ -r "$MATRIX_ROWS" ] || die "no matrix rows file $MATRIX_ROWS"
 mkdir -p "$MDIR/rows" "$MDIR/logs" "$MDIR/img"
 
 # opts MASK: the OPTS of a combination, bit i for FEATURES[i], each option
@@ -98,6 +112,22 @@ label()
 	echo "$l"
 }
 
+# mask LABEL: the combination a label names; false if it names none.
+mask()
+{
+	local i m=0
+
+	[ ${#1} = ${#LETTERS[@]} ] || return 1
+	for i in "${!LETTERS[@]}"; do
+		case "${1:$i:1}" in
+		"${LETTERS[$i]}") m=$((m | 1 << i)) ;;
+		"${LETTERS[$i],,}") ;;
+		*) return 1 ;;
+		esac
+	done
+	echo "$m"
+}
+
 # The valid combinations' masks, from Kconfig.
 combos()
 {
@@ -119,34 +149,6 @@ combos()
 	cat "$cache"
 }
 
-bits() { local n=0 m=$1; while ((m)); do n=$((n + (m & 1))); m=$((m >> 1)); done; echo $n; }
-
-# cover MASKS...: all on, all off, and for each option the valid mask
-# with it off and the most others on, and with it on and the fewest.
-cover()
-{
-	local i m best pick
-
-	for i in "${!FEATURES[@]}"; do
-		for pick in off on; do
-			best=""
-			for m in "$@"; do
-				if [ $pick = off ]; then
-					(( !(m >> i & 1) )) || continue
-					[ -z "$best" ] || (( $(bits $m) > $(bits $best) )) || continue
-				else
-					(( m >> i & 1 )) || continue
-					[ -z "$best" ] || (( $(bits $m) < $(bits $best) )) || continue
-				fi
-				best=$m
-			done
-			echo "$best"
-		done
-	done
-	echo 31
-	echo 0
-}
-
 # named MASK: the configs/ fragment whose five options are exactly MASK's,
 # if any (its build directory is make test's).
 named()
@@ -166,7 +168,7 @@ named()
 	done
 }
 
-# Everything a row's result depends on besides its own options.
+# Everything a row's result depends on besides its own kernel and shape.
 inputs_key()
 {
 	{
@@ -174,7 +176,7 @@ inputs_key()
 			Kconfig.numa scripts/kernel.sh scripts/boot.sh scripts/initramfs.sh \
 			scripts/kernel-reports.sh | sort -z | xargs -0 sha256sum)
 		git -C "$KSRC" rev-parse pristine
-		echo "$NODES $CPUS_PER_NODE $MEM_PER_NODE_MB $DIST_REMOTE ${SCAN_TUNING:-}"
+		echo "$MEM_PER_NODE_MB $DIST_REMOTE ${SCAN_TUNING:-}"
 	} | sha256sum | cut -c1-16
 }
 
@@ -185,26 +187,100 @@ why()
 		grep -v '^\s*ok ' | head -n 25
 }
 
-# row NAME KIND MASK KSRC BUILDDIR BUILDNAME CONFIG OPTS TESTS
+# The rows of MATRIX_SET, checked: "name set shape kernel tests" each,
+# then for each its build: "name set nodes cpus kind mask ksrc builddir
+# buildname config opts tests".
+declare -A seen
+rows=()
+load_rows()
+{
+	local name set shape kernel tests extra m n nodes cpus bad="" valid want have
+	local -A combo4x1
+
+	while read -r name set shape kernel tests extra; do
+		case "$name" in "" | \#*) continue ;; esac
+		[ -n "$tests" ] && [ -z "$extra" ] ||
+			die "$MATRIX_ROWS: want 5 fields: '$name $set $shape $kernel $tests $extra'"
+		[ -z "${seen[$name]:-}" ] || die "$MATRIX_ROWS: row $name twice"
+		seen[$name]=1
+		case "$set" in cover | all | ref) ;; *) die "$MATRIX_ROWS: $name: set '$set' is not cover, all or ref" ;; esac
+		case "$shape" in
+		[1-9]x[1-9] | [1-9][0-9]x[1-9]) nodes=${shape%x*} cpus=${shape#*x} ;;
+		*) die "$MATRIX_ROWS: $name: shape '$shape' is not NODESxCPUS" ;;
+		esac
+		[ "$tests" != - ] || tests=$TESTS
+		[ "$kernel" != upstream ] || [ "$tests" != "$TESTS" ] || tests=$TESTS_UPSTREAM
+		tests=${tests//,/ }
+		case "$kernel" in
+		no-balancing)
+			rows+=("$name|$set|$nodes|$cpus|no-balancing|0|$KSRC|$BUILD|mx-no-balancing||NUMA_BALANCING=n NUMA_BALANCING_DEFAULT_ENABLED=n|$tests") ;;
+		upstream)
+			rows+=("$name|$set|$nodes|$cpus|upstream|0|$PRISTINE|$(dirname "$PRISTINE")/build|pristine|||$tests") ;;
+		*)
+			m=$(mask "$kernel") || die "$MATRIX_ROWS: $name: kernel '$kernel' is not a combination like CGSFD, no-balancing or upstream"
+			[ "$shape" != 4x1 ] || combo4x1[$m]=1
+			n=$(named "$m")
+			if [ -n "$n" ]; then
+				rows+=("$name|$set|$nodes|$cpus|combo|$m|$KSRC|$BUILD|$n|$n||$tests")
+			else
+				rows+=("$name|$set|$nodes|$cpus|combo|$m|$KSRC|$BUILD|mx-$kernel||$(opts "$m")|$tests")
+			fi ;;
+		esac
+	done <"$MATRIX_ROWS"
+	# The 4x1 combinations are Kconfig's, no more, no fewer.
+	mapfile -t valid < <(combos)
+	[ "${#valid[@]}" -gt 0 ] || die "Kconfig accepted no combination of the options"
+	for m in "${valid[@]}"; do
+		[ -n "${combo4x1[$m]:-}" ] || bad="$bad missing $(label "$m");"
+		unset "combo4x1[$m]"
+	done
+	for m in "${!combo4x1[@]}"; do
+		bad="$bad $(label "$m") (Kconfig refuses it);"
+	done
+	[ -z "$bad" ] || die "$MATRIX_ROWS: the 4x1 rows are not Kconfig's ${#valid[@]} combinations:$bad"
+}
+
+# seed_for MASK: a finished build directory of KSRC to start a new one
+# from: one with the same NUMA_CPUPID if any (the page record's width
+# changes what mm.h expands to, so nearly everything recompiles without).
+declare -A seed_dir
+seed_for()
+{
+	local c=$(( $1 & 1 ))
+
+	echo "${seed_dir[$c]:-${seed_dir[$((1 - c))]:-}}"
+}
+
+# row "name|set|nodes|cpus|kind|mask|ksrc|builddir|buildname|config|opts|tests"
+declare -A built
 row()
 {
-	local name=$1 kind=$2 mask=$3 ksrc=$4 bdir=$5 bname=$6 config=$7 opts=$8 tests=$9
-	local key res=$MDIR/rows/$name.tsv logs=$MDIR/logs/$name start bsecs=0
-	local status=pass bootres=- warnings=0 kconfig img i sym want have
+	local name set nodes cpus kind mask ksrc bdir bname config opts tests
+	local key res logs start bsecs=0 status=pass warnings=0 kconfig img i sym want have seed=""
 
-	key=$(echo "$KEY $kind $mask $config $opts $tests" | sha256sum | cut -c1-16)
+	IFS='|' read -r name set nodes cpus kind mask ksrc bdir bname config opts tests <<<"$1"
+	res=$MDIR/rows/$name.tsv
+	logs=$MDIR/logs/$name
+	key=$(echo "$KEY $kind $mask $nodes $cpus $config $opts $tests" | sha256sum | cut -c1-16)
 	if [ "$MATRIX_FRESH" != 1 ] && [ -f "$res" ] && [ "$(cut -f1 "$res")" = "$key" ]; then
 		info "matrix: $name: done before, kept (MATRIX_FRESH=1 reruns)"
 		return 0
 	fi
-	rm -rf "$logs" "$res"
+	rm -rf "$logs" "$res" "$MDIR/rows/$name.ktap"
 	mkdir -p "$logs"
-	info "matrix: $name: building"
+	if [ "$kind" = combo ] && [ ! -f "$bdir/$bname/.config" ]; then
+		seed=$(seed_for "$mask")
+	fi
+	info "matrix: $name: building $bname${seed:+ from a copy of $(basename "$seed")}"
 	start=$(date +%s)
-	if ! KSRC=$ksrc BUILD=$bdir NAME=$bname CONFIG=$config OPTS=$opts \
+	if [ "${built[$bdir/$bname]:-}" = fail ]; then
+		status=fail
+		echo "numa-sched: error: $bname failed to build for an earlier row" >"$logs/build.log"
+	elif ! SEED=$seed KSRC=$ksrc BUILD=$bdir NAME=$bname CONFIG=$config OPTS=$opts \
 		"$here/kernel.sh" >"$logs/build.log" 2>&1; then
 		status=fail
 	fi
+	built[$bdir/$bname]=$status
 	bsecs=$(( $(date +%s) - start ))
 	kconfig=$bdir/$bname/.config
 	warnings=$(grep -cE ': warning:' "$bdir/$bname/build.log" 2>/dev/null || true)
@@ -230,28 +306,37 @@ row()
 			fi
 		done
 	fi
+	if [ $status = pass ] && [ "$kind" = combo ]; then
+		seed_dir[$(( mask & 1 ))]=$bdir/$bname
+	fi
 	if [ $status = pass ]; then
 		img=$(IMAGE=$MDIR/img/$name MODE=test TESTS=$tests KSRC=$ksrc KCONFIG=$kconfig \
 			"$here/initramfs.sh" 2>>"$logs/build.log") || status=fail
 	fi
 	if [ $status = fail ]; then
-		finish "$name" "$key" "$kind" "$mask" "$bsecs" - 0 0 0 "$warnings" fail "$logs/build.log"
+		finish "$name" "$key" "$kind" "$mask" "$nodes" "$cpus" "$bsecs" 0 - 0 0 0 "$warnings" fail "$logs/build.log"
 		return 0
 	fi
 	# The guest, in the background when MATRIX_JOBS allows.
 	(
-		info "matrix: $name: booting"
-		bootres=ok
+		local bootres=ok gstart passed failed skipped
+
+		info "matrix: $name: booting on $nodes x $cpus"
+		gstart=$(date +%s)
 		MODE=test KSRC=$ksrc KERNEL=$bdir/$bname/arch/x86/boot/bzImage KCONFIG=$kconfig \
-			INITRD=$img LOGDIR=$logs "$here/boot.sh" >"$logs/boot.log" 2>&1 || bootres=fail
-		if [ $bootres = ok ] && [ "$(ktap_count "$logs/boot.log" passed)" = 0 ]; then
+			NODES=$nodes CPUS_PER_NODE=$cpus INITRD=$img LOGDIR=$logs \
+			"$here/boot.sh" >"$logs/boot.log" 2>&1 || bootres=fail
+		set -- "$logs"/*.log.json
+		[ -f "$1" ] || set --
+		passed=$( [ $# = 0 ] && echo 0 || ktap_count passed "$@")
+		failed=$( [ $# = 0 ] && echo 0 || echo $(( $(ktap_count failed "$@") + $(ktap_count errors "$@") )) )
+		skipped=$( [ $# = 0 ] && echo 0 || ktap_count skipped "$@")
+		if [ $bootres = ok ] && [ "$passed" = 0 ]; then
 			echo "numa-sched: FAIL: no test passed" >>"$logs/boot.log"
 			bootres=fail
 		fi
-		finish "$name" "$key" "$kind" "$mask" "$bsecs" $bootres \
-			"$(ktap_count "$logs/boot.log" passed)" \
-			"$(( $(ktap_count "$logs/boot.log" failed) + $(ktap_count "$logs/boot.log" errors) ))" \
-			"$(ktap_count "$logs/boot.log" skipped)" "$warnings" \
+		finish "$name" "$key" "$kind" "$mask" "$nodes" "$cpus" "$bsecs" \
+			"$(( $(date +%s) - gstart ))" $bootres "$passed" "$failed" "$skipped" "$warnings" \
 			"$([ $bootres = ok ] && echo pass || echo fail)" "$logs/boot.log" "$logs/console.log"
 	) &
 	running=$((running + 1))
@@ -261,63 +346,75 @@ row()
 	fi
 }
 
-# finish NAME KEY KIND MASK BUILD_S BOOT PASSED FAILED SKIPPED WARNINGS STATUS LOGS...
+# finish NAME KEY KIND MASK NODES CPUS BUILD_S GUEST_S BOOT PASSED FAILED
+# SKIPPED WARNINGS STATUS LOGS...
 finish()
 {
 	local name=$1 res=$MDIR/rows/$1.tsv
 
 	shift
-	if [ "${10}" = fail ]; then
-		why "${@:11}" >"$MDIR/rows/$name.why"
+	if [ "${13}" = fail ]; then
+		why "${@:14}" >"$MDIR/rows/$name.why"
 	else
 		rm -f "$MDIR/rows/$name.why"
 	fi
-	printf '%s\t' "${@:1:10}" >"$res.tmp"
+	# A row that failed and counted no failed test (no build, no boot, a
+	# kernel report) is a failure of its own, in KTAP for make test.
+	if [ "${13}" = fail ] && [ "${10}" = 0 ]; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s: %s\n' "$name" \
+			"$(head -n1 "$MDIR/rows/$name.why" | tr -d '#')" >"$MDIR/rows/$name.ktap"
+	fi
+	printf '%s\t' "${@:1:13}" >"$res.tmp"
 	printf '%s\n' "$name" >>"$res.tmp"
 	mv "$res.tmp" "$res"
-	info "matrix: $name: ${10} (boot $5, passed $6, failed $7, skipped $8)"
+	info "matrix: $name: ${13} (build ${6}s, guest ${7}s, passed $9, failed ${10}, skipped ${11})"
 }
 
 [ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree: run make tree"
-KEY=$(inputs_key)
-mapfile -t valid < <(combos)
-[ "${#valid[@]}" -gt 0 ] || die "Kconfig accepted no combination of the options"
-if [ "$MATRIX_SET" = cover ]; then
-	mapfile -t masks < <(cover "${valid[@]}" | awk 'NF && !seen[$0]++')
-else
-	masks=("${valid[@]}")
-fi
-info "matrix: ${#valid[@]} valid combinations, running ${#masks[@]} ($MATRIX_SET) and 2 references"
+load_rows
+sel=()
+for r in "${rows[@]}"; do
+	IFS='|' read -r name set _ <<<"$r"
+	[ "$MATRIX_SET" = all ] || [ "$set" = cover ] || continue
+	sel+=("$r")
+done
+info "matrix: ${#rows[@]} rows in $(basename "$MATRIX_ROWS"), running ${#sel[@]} ($MATRIX_SET)"
 
 if [ "${1:-}" = --list ]; then
-	for m in "${masks[@]}"; do
-		n=$(named "$m")
-		printf '%s\t%s\t%s\t%s\n' "$(label "$m")" "${n:-mx-$(label "$m")}" "$n" \
-			"$([ -n "$n" ] || opts "$m")"
+	for r in "${sel[@]}"; do
+		IFS='|' read -r name set nodes cpus kind mask ksrc bdir bname config opts tests <<<"$r"
+		printf '%s\t%s\t%s\t%s\t%sx%s\t%s\n' "$name" "$bname" "$config" "$opts" "$nodes" "$cpus" "$tests"
 	done
-	printf 'no-balancing\tmx-no-balancing\t\tNUMA_BALANCING=n NUMA_BALANCING_DEFAULT_ENABLED=n\n'
-	printf 'upstream\tpristine\t\t\n'
 	exit 0
 fi
 
+KEY=$(inputs_key)
+# The default kernel, when make test or make kernel built it, seeds its
+# siblings.
+[ ! -f "$BUILD/numa-all/vmlinux" ] || seed_dir[1]=$BUILD/numa-all
 names=()
 running=0
-for m in "${masks[@]}"; do
-	n=$(named "$m")
-	if [ -n "$n" ]; then
-		row "$(label "$m")" combo "$m" "$KSRC" "$BUILD" "$n" "$n" "" "$TESTS"
-	else
-		row "$(label "$m")" combo "$m" "$KSRC" "$BUILD" "mx-$(label "$m")" "" "$(opts "$m")" "$TESTS"
-	fi
-	names+=("$(label "$m")")
+for r in "${sel[@]}"; do
+	IFS='|' read -r name set _ _ kind _ <<<"$r"
+	[ "$kind" != upstream ] || pristine_tree "$KSRC" "$PRISTINE"
+	row "$r"
+	names+=("$name")
 done
-row no-balancing no-balancing 0 "$KSRC" "$BUILD" mx-no-balancing "" \
-	"NUMA_BALANCING=n NUMA_BALANCING_DEFAULT_ENABLED=n" "$TESTS"
-names+=(no-balancing)
-pristine_tree "$KSRC" "$PRISTINE"
-row upstream upstream 0 "$PRISTINE" "$(dirname "$PRISTINE")/build" pristine "" "" "$TESTS_UPSTREAM"
-names+=(upstream)
 wait
+info "matrix: ccache: $(ccache -s 2>/dev/null | grep -E 'Hits|Misses' | tr -s ' ' | tr '\n' ';')"
+
+# For make test: every row's parser JSON, and the KTAP failure of each
+# row that failed without results, judged by the parser too.
+if [ -n "$JSON_DEST" ]; then
+	mkdir -p "$JSON_DEST"
+	for n in "${names[@]}"; do
+		for j in "$MDIR/logs/$n"/*.log.json; do
+			[ ! -f "$j" ] || cp "$j" "$JSON_DEST/matrix-$n-$(basename "$j")"
+		done
+		[ ! -f "$MDIR/rows/$n.ktap" ] ||
+			KTAP_JSON_DIR=$JSON_DEST ktap_judge "$MDIR/rows/$n.ktap" >/dev/null 2>&1 || true
+	done
+fi
 
 # The table: text, Markdown, JSON.
 python3 - "$MDIR" "${names[@]}" <<'EOF'
@@ -332,29 +429,27 @@ for name in names:
         rows.append(dict(row=name, result="missing"))
         continue
     f = open(path).read().rstrip("\n").split("\t")
-    key, kind, mask, bsecs, boot, passed, failed, skipped, warn, result = f[:10]
-    r = dict(row=name, kind=kind, build_s=int(bsecs), boot=boot, passed=int(passed),
-             failed=int(failed), skipped=int(skipped), warnings=int(warn), result=result)
+    key, kind, mask, nodes, cpus, bsecs, gsecs, boot, passed, failed, skipped, warn, result = f[:13]
+    r = dict(row=name, kind=kind, shape="%sx%s" % (nodes, cpus), build_s=int(bsecs),
+             guest_s=int(gsecs), boot=boot, passed=int(passed), failed=int(failed),
+             skipped=int(skipped), warnings=int(warn), result=result)
     for i, ft in enumerate(feats):
         r[ft] = "y" if kind == "combo" and int(mask) >> i & 1 else "-"
     why = os.path.join(mdir, "rows", name + ".why")
     r["why"] = open(why).read().splitlines() if os.path.exists(why) else []
     rows.append(r)
 
-cols = ["row"] + feats + ["build_s", "boot", "passed", "failed", "skipped", "warnings", "result"]
+cols = ["row", "shape"] + feats + ["build_s", "guest_s", "boot", "passed", "failed",
+                                   "skipped", "warnings", "result"]
 def cell(r, c):
     return str(r.get(c, "-"))
 width = {c: max(len(c), *(len(cell(r, c)) for r in rows)) for c in cols}
 txt = ["  ".join(c.ljust(width[c]) for c in cols)]
 txt += ["  ".join(cell(r, c).ljust(width[c]) for c in cols) for r in rows]
 bad = [r for r in rows if r.get("result") != "pass"]
-txt.append("%d rows: %d passed, %d failed" % (len(rows), len(rows) - len(bad), len(bad)))
-# For make test's tally, kunit.py's words: every row's tests, and a failed
-# row with no failed test (no build, no boot) as one failure of its own.
-p = sum(r.get("passed", 0) for r in rows)
-f = sum(r.get("failed", 0) or (r.get("result") != "pass") for r in rows)
-sk = sum(r.get("skipped", 0) for r in rows)
-txt.append("matrix: Ran %d tests: passed: %d, failed: %d, skipped: %d" % (p + f + sk, p, f, sk))
+txt.append("%d rows: %d passed, %d failed; %d s of builds, %d s of guests" % (
+    len(rows), len(rows) - len(bad), len(bad),
+    sum(r.get("build_s", 0) for r in rows), sum(r.get("guest_s", 0) for r in rows)))
 for r in bad:
     txt.append("")
     txt.append("%s failed:" % r["row"])

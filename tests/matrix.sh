@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make matrix's rows, as scripts/matrix.sh --list gives them: Kconfig
-# accepts 20 combinations of the five options (GROUPS and MIGRATE_DEFER
-# need CPUPID), the covering subset is the 12 the README names, every row
-# name is unique, and rows equal to a configs/ fragment reuse its build.
+# make matrix's rows, as scripts/matrix.sh --list gives them from
+# configs/matrix.tsv: its 4x1 combinations are the 20 Kconfig accepts
+# (GROUPS and MIGRATE_DEFER need CPUPID), the covering set is the one the
+# README names, rows equal to a configs/ fragment reuse its build, and a
+# rows file that misses a valid combination, lists one Kconfig refuses or
+# has a malformed line is refused.
 
 set -u
 
@@ -13,30 +15,57 @@ here=$(dirname "$(realpath "$0")")
 REPO=$(realpath "$here/..")
 WORK=${WORK:-/var/tmp/numa-sched}
 export KSRC=${KSRC:-$WORK/linux} BUILD=${BUILD:-$WORK/build} OUT=${OUT:-$WORK/out}
-export WORK TESTS=x NODES=4 CPUS_PER_NODE=1 MEM_PER_NODE_MB=512 DIST_REMOTE=20
+export WORK TESTS=x MEM_PER_NODE_MB=512 DIST_REMOTE=20
+tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 
 ktap_header
 [ -f "$KSRC/Makefile" ] || ktap_exit_skip "no kernel tree in $KSRC (make tree)"
-ktap_plan 4
+ktap_plan 6
 
-all=$(MATRIX_SET=all "$REPO/scripts/matrix.sh" --list 2>/dev/null)
-cover=$(MATRIX_SET=cover "$REPO/scripts/matrix.sh" --list 2>/dev/null)
-combos=$(echo "$all" | grep -vc '^no-balancing\|^upstream')
-[ "$combos" = 20 ]
-ktap_result $? "Kconfig accepts 20 combinations (found $combos)"
+list() { "$REPO/scripts/matrix.sh" --list 2>"$tmp/err"; }
 
-want="CGSFD cgsfd cgSFd CgSFD CGsFD CGSfD CGSFd Cgsfd CGsfd cgSfd cgsFd CgsfD"
-got=$(echo "$cover" | cut -f1 | grep -v '^no-balancing\|^upstream' | sort | tr '\n' ' ')
+all=$(MATRIX_SET=all list)
+cover=$(MATRIX_SET=cover list)
+combos=$(echo "$all" | awk -F'\t' '$5 == "4x1" && $1 !~ /^(no-balancing|upstream)$/' | wc -l)
+[ "$combos" = 20 ] && echo "$all" | grep -q '^upstream	' && echo "$all" | grep -q '^no-balancing	'
+ktap_result $? "make matrix: 20 combinations on 4x1 and the two references (found $combos)"
+
+want="CGSFD cgsfd cgSFd CgSFD CGsFD CGSfD CGSFd Cgsfd CGsfd cgSfd cgsFd CgsfD CGSFD-2x2 CGSfD-2x2"
+got=$(echo "$cover" | cut -f1 | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ]
-ktap_result $? "the covering subset is all on, all off, each off alone, each on alone (got: $got)"
+ktap_result $? "the covering set: all on, all off, each off alone, each on alone, FBQ on and off on 2x2 (got: $got)"
 
-dups=$(echo "$all" | cut -f1 | sort | uniq -d)
-[ -z "$dups" ]
-ktap_result $? "row names are unique${dups:+ (duplicates: $dups)}"
+echo "$cover" | grep -q "^CGSFD-2x2	numa-all	numa-all		2x2	fbq\$" &&
+	echo "$cover" | grep -q "^CGSfD-2x2	no-fbq	no-fbq		2x2	fbq\$"
+ktap_result $? "the 2x2 rows run fbq on 2 nodes of 2 CPUs, FBQ on and off"
 
 echo "$all" | grep -q "^CGSFD	numa-all	numa-all	" &&
 	echo "$all" | grep -q "^cgsfd	numa-none	numa-none	" &&
-	echo "$all" | grep -q "^CGSfD	no-fbq	no-fbq	"
-ktap_result $? "rows equal to a configs/ fragment use its build directory"
+	echo "$all" | grep -q "^CgSfd	mx-CgSfd		NUMA_CPUPID=y"
+ktap_result $? "rows equal to a configs/ fragment use its build directory, the others mx-<row>"
+
+# Planted: the rows file without one valid combination, then with one
+# Kconfig refuses.
+awk '$1 != "CgsFd"' "$REPO/configs/matrix.tsv" >"$tmp/missing.tsv"
+awk '$1 == "CgsFd" { print "cGsFd all 4x1 cGsFd -"; next } 1' \
+	"$REPO/configs/matrix.tsv" >"$tmp/refused.tsv"
+MATRIX_ROWS=$tmp/missing.tsv list >/dev/null
+r1=$?
+grep -q 'missing CgsFd' "$tmp/err" || r1=0
+MATRIX_ROWS=$tmp/refused.tsv list >/dev/null
+r2=$?
+grep -q 'cGsFd (Kconfig refuses it)' "$tmp/err" || r2=0
+[ "$r1" != 0 ] && [ "$r2" != 0 ]
+ktap_result $? "a rows file that misses a combination or lists a refused one is an error"
+
+printf 'CGSFD\tcover\t4x\tCGSFD\t-\n' >"$tmp/bad.tsv"
+MATRIX_ROWS=$tmp/bad.tsv list >/dev/null
+r1=$?
+printf 'CGSFD\tcover\t4x1\tCGXFD\t-\n' >"$tmp/bad.tsv"
+MATRIX_ROWS=$tmp/bad.tsv list >/dev/null
+r2=$?
+[ "$r1" != 0 ] && [ "$r2" != 0 ]
+ktap_result $? "a malformed shape or kernel is an error"
 
 ktap_finished
