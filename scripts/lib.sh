@@ -31,27 +31,40 @@ is_inside()
 	return 1
 }
 
-# ktap_count LOG FIELD: the sum of FIELD ("passed", "failed", "skipped",
-# "errors") over the kunit.py parse summaries in LOG.
+# ktap_count FIELD JSON...: the sum of FIELD ("passed", "failed",
+# "skipped", "errors") over the test cases of the kunit.py parse --json
+# documents named (scripts/ktap-count.py; a missing one is an error).
 ktap_count()
 {
-	grep -o 'Ran [0-9]* tests\?:.*' "$1" 2>/dev/null |
-		sed -n "s/.* $2: \([0-9]*\).*/\1/p" | awk '{ n += $1 } END { print n + 0 }'
+	local field=$1
+
+	shift
+	python3 "$(dirname "${BASH_SOURCE[0]}")/ktap-count.py" "$@" |
+		sed -n "s/.*$field \([0-9]*\).*/\1/p"
 }
 
 # ktap_judge FILE [LOG]: judge the KTAP document in FILE with the tree's
 # own parser, $KSRC/tools/testing/kunit/kunit.py parse, whose exit status
-# is returned. With LOG, the parser's report is kept there and printed.
+# is returned. With LOG, the parser's report is kept there and printed,
+# and its JSON (--json) kept in LOG.json. With KTAP_JSON_DIR set, the
+# JSON is also left there, where make test adds the results up.
 ktap_judge()
 {
-	local parser=$KSRC/tools/testing/kunit/kunit.py status=0
+	local parser=$KSRC/tools/testing/kunit/kunit.py status=0 json
 
+	json=$(mktemp "${TMPDIR:-/tmp}/numa-sched-ktap.XXXXXX")
 	if [ $# -ge 2 ]; then
-		python3 "$parser" parse "$1" >"$2" 2>&1 || status=$?
+		python3 "$parser" parse --json="$json" "$1" >"$2" 2>&1 || status=$?
 		cat "$2"
+		cp "$json" "$2.json" 2>/dev/null || true
 	else
-		python3 "$parser" parse "$1" || status=$?
+		python3 "$parser" parse --json="$json" "$1" || status=$?
 	fi
+	if [ -n "${KTAP_JSON_DIR:-}" ] && [ -s "$json" ]; then
+		mkdir -p "$KTAP_JSON_DIR"
+		mv "$json" "$(mktemp -u "$KTAP_JSON_DIR/XXXXXXXX").json"
+	fi
+	rm -f "$json"
 	return "$status"
 }
 

@@ -1,36 +1,69 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unit tests of scripts/lib.sh's ktap_count, which make test and make
-# matrix use to add up kunit.py parse summaries.
+# Unit tests of scripts/lib.sh's ktap_judge and ktap_count, which make
+# test and make matrix use to add up results: KTAP documents judged by the
+# tree's own parser (kunit.py parse --json), the cases counted from its
+# JSON. Planted: a walk in ktap-count.py that counts each group as a case
+# too (its status in the JSON taken as a pass) gave "6 1 1 0" and failed
+# case 2.
 
 set -u
 
 here=$(dirname "$(realpath "$0")")
 . "$here/../qemu/lib/ktap.sh"
 . "$here/../scripts/lib.sh"
+WORK=${WORK:-/var/tmp/numa-sched}
+KSRC=${KSRC:-$WORK/linux}
 tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 ktap_header
-ktap_plan 3
+[ -f "$KSRC/tools/testing/kunit/kunit.py" ] || ktap_exit_skip "no kernel tree in $KSRC (make tree)"
+ktap_plan 5
 
-cat >"$tmp/log" <<'EOC'
-[09:17:10] Testing complete. Ran 16 tests: passed: 16
-    # Testing complete. Ran 3 tests: passed: 1, failed: 2
-[09:17:12] Testing complete. Ran 1 test: passed: 0, skipped: 1
-[09:17:13] Testing complete. Ran 7 tests: passed: 4, failed: 1, skipped: 1, errors: 1
-ok 3 a line that says passed: 99 but is no summary
+# Two nested tests as the guest writes them, a failure and a skip among
+# their cases, and a flat case: 4 passed, 1 failed, 1 skipped.
+cat >"$tmp/nested.ktap" <<'EOC'
+KTAP version 1
+1..3
+    KTAP version 1
+    1..3
+    ok 1 a
+    not ok 2 b
+    ok 3 c # SKIP not here
+not ok 1 first # exit status 1
+    KTAP version 1
+    1..2
+    ok 1 d
+    ok 2 e
+ok 2 second
+ok 3 flat
 EOC
-got="$(ktap_count "$tmp/log" passed) $(ktap_count "$tmp/log" failed) $(ktap_count "$tmp/log" skipped) $(ktap_count "$tmp/log" errors)"
-[ "$got" = "21 3 2 1" ]
-ktap_result $? "sums each field over every summary, nothing else (got $got)"
+KTAP_JSON_DIR=$tmp/json ktap_judge "$tmp/nested.ktap" "$tmp/nested.log" >/dev/null
+rc=$?
+[ "$rc" != 0 ]
+ktap_result $? "a document with a failed case is judged failed (status $rc)"
 
-[ "$(ktap_count "$tmp/none" passed)" = 0 ]
-ktap_result $? "a missing log counts 0"
+set -- "$tmp"/json/*.json
+got="$(ktap_count passed "$@") $(ktap_count failed "$@") $(ktap_count skipped "$@") $(ktap_count errors "$@")"
+[ $# = 1 ] && [ "$got" = "4 1 1 0" ]
+ktap_result $? "cases counted from the parser's JSON in KTAP_JSON_DIR: 4 1 1 0 (got $got in $# file(s))"
 
-echo "Ran 2 tests: passed: 2" >"$tmp/one"
-[ "$(ktap_count "$tmp/one" failed)" = 0 ]
-ktap_result $? "an absent field counts 0"
+# A document cut short: the parser reports the missing cases as errors.
+printf 'KTAP version 1\n1..3\nok 1 x\n' >"$tmp/short.ktap"
+ktap_judge "$tmp/short.ktap" "$tmp/short.log" >/dev/null
+rc=$?
+got="$(ktap_count passed "$tmp/short.log.json") $(ktap_count errors "$tmp/short.log.json")"
+[ "$rc" != 0 ] && [ "$got" = "1 2" ]
+ktap_result $? "a document cut short fails, its missing cases counted as errors (got $got, status $rc)"
+
+got="$(ktap_count passed "$tmp/json"/*.json "$tmp/short.log.json")"
+[ "$got" = 5 ]
+ktap_result $? "the counts of several documents add up (got $got)"
+
+got=$(ktap_count errors "$tmp/missing.json" 2>/dev/null)
+[ "$got" = 1 ]
+ktap_result $? "a missing JSON document is an error, not an empty pass (got $got)"
 
 ktap_finished
