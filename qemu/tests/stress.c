@@ -20,8 +20,16 @@
  *             fills to its low watermark and the rest spills over; held,
  *             freed. Meanwhile NUMA migrations to it are
  *             refused (6.1 wants the high watermark plus the pages free).
- *             The filler is the OOM killer's first choice: a swap pair
- *             bound to that node may need memory there.
+ *             A swap pair bound to that node may need memory there, and
+ *             the OOM killer, confined to the node, then kills: the
+ *             filler first (oom_score_adj 1000), a swap mover next (500,
+ *             killed soon anyway), every other task of the test last
+ *             (-999: still a candidate, so that a lone one never leaves
+ *             the OOM killer without a victim). Seen before this order
+ *             (make test on a fresh machine, 120 s): with the filler
+ *             already killed and its memory not yet back, a second kill
+ *             confined to node 1 took the churn worker, and "every
+ *             worker ran and stopped" failed.
  *   knobs     every NUMA balancing sysctl and debugfs knob written with bad
  *             values (negative, huge, out of range, non-numeric, empty,
  *             scan_size_mb=0 among them); each write must fail and leave
@@ -289,6 +297,7 @@ static pid_t swap_mover(int start, int mem_node)
 		unsigned char v = 0;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		write_str("/proc/self/oom_score_adj", "500");
 		if (!mem || region_bind(mem, SWAP_LEN, 1UL << mem_node))
 			_exit(1);
 		pin_to_node(start);
@@ -682,6 +691,9 @@ int main(int argc, char **argv)
 	has_fbq = !access(FBQ_FILE, R_OK);
 	/* Orphans (a storm process's sibling) come here to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* The OOM killer's last resort, inherited by every worker (above). */
+	if (write_str("/proc/self/oom_score_adj", "-999"))
+		ksft_exit_fail_msg("cannot set oom_score_adj\n");
 	forks0 = proc_stat("processes ");
 	swaps0 = vmstat("numa_task_swapped");
 	fails0 = vmstat("pgmigrate_fail");
