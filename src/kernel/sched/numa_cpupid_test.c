@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/page_cpupid.h>
 #include <linux/topology.h>
 
 /* PIDs around the truncation boundaries and up to PID_MAX_LIMIT. */
