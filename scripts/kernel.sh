@@ -65,6 +65,11 @@ if [ -n "${SEED:-}" ] && [ ! -e "$O/.config" ]; then
 	mkdir -p "$O"
 	cp -a "$SEED/." "$O/"
 	rm -rf "$O/.kconfig" "$O/numa-sched-opts.config"
+	# The tools' own build (objtool) records absolute paths: pointed at
+	# the seed, its commands differ, objtool relinks, and every object,
+	# which depends on objtool, with it.
+	grep -rlIF "$(abspath "$SEED")/" "$O/tools" 2>/dev/null |
+		xargs -r sed -i "s|$(abspath "$SEED")/|$(abspath "$O")/|g"
 	info "$NAME: starts from a copy of $SEED"
 fi
 mkdir -p "$O"

@@ -131,18 +131,38 @@ mask()
 # The valid combinations' masks, from Kconfig.
 combos()
 {
-	local key cache m
+	local key cache m o
 
 	key=$(cat "$REPO/Kconfig.numa" "$REPO/configs/qemu.config" | sha256sum | cut -c1-16)
 	cache=$MDIR/combos-$key
 	if [ ! -s "$cache" ]; then
 		info "matrix: asking Kconfig which of the 32 combinations are valid"
+		# The guest base with every option on, merged once; then each
+		# assignment written over it and resolved by Kconfig
+		# (olddefconfig), in one directory: an option whose dependency
+		# is not met comes back off, and the assignment is invalid.
+		rm -rf "$MDIR/probe"
+		KSRC=$KSRC BUILD=$MDIR NAME=probe CONFIG="" OPTS="$(opts 31)" \
+			"$here/kernel.sh" --configure-only >/dev/null 2>&1 ||
+			die "the guest base with every option on does not configure: $MDIR/probe"
+		cp "$MDIR/probe/.config" "$MDIR/probe/base.config"
 		: >"$cache.tmp"
 		for ((m = 0; m < 32; m++)); do
-			if KSRC=$KSRC BUILD=$MDIR NAME=probe CONFIG="" OPTS="$(opts $m)" \
-				"$here/kernel.sh" --configure-only >/dev/null 2>&1; then
-				echo "$m" >>"$cache.tmp"
-			fi
+			cp "$MDIR/probe/base.config" "$MDIR/probe/.config"
+			for o in $(opts $m); do
+				"$KSRC/scripts/config" --file "$MDIR/probe/.config" \
+					"$([ "${o#*=}" = y ] && echo --enable || echo --disable)" "${o%%=*}"
+			done
+			make -s -C "$KSRC" O="$MDIR/probe" olddefconfig >/dev/null 2>&1 ||
+				die "olddefconfig failed in $MDIR/probe"
+			for o in $(opts $m); do
+				if [ "${o#*=}" = y ]; then
+					grep -qx "CONFIG_${o%%=*}=y" "$MDIR/probe/.config" || continue 2
+				else
+					! grep -qx "CONFIG_${o%%=*}=y" "$MDIR/probe/.config" || continue 2
+				fi
+			done
+			echo "$m" >>"$cache.tmp"
 		done
 		mv "$cache.tmp" "$cache"
 	fi
