@@ -68,8 +68,9 @@ if [ -n "${SEED:-}" ] && [ ! -e "$O/.config" ]; then
 	# The tools' own build (objtool) records absolute paths: pointed at
 	# the seed, its commands differ, objtool relinks, and every object,
 	# which depends on objtool, with it.
-	grep -rlIF "$(abspath "$SEED")/" "$O/tools" 2>/dev/null |
-		xargs -r sed -i "s|$(abspath "$SEED")/|$(abspath "$O")/|g"
+	seed_abs=$(abspath "$SEED")
+	grep -rlIF "$seed_abs/" "$O/tools" 2>/dev/null |
+		xargs -r sed -i "s|$seed_abs/|$(abspath "$O")/|g"
 	info "$NAME: starts from a copy of $SEED"
 fi
 mkdir -p "$O"

@@ -31,16 +31,35 @@ is_inside()
 	return 1
 }
 
-# ktap_count FIELD JSON...: the sum of FIELD ("passed", "failed",
-# "skipped", "errors") over the test cases of the kunit.py parse --json
-# documents named (scripts/ktap-count.py; a missing one is an error).
+# ktap_counts JSON...: "PASSED FAILED SKIPPED ERRORS", summed over the
+# test cases of the kunit.py parse --json documents named
+# (scripts/ktap-count.py; a missing one is an error; none named: zeros).
+ktap_counts()
+{
+	python3 "$(dirname "${BASH_SOURCE[0]}")/ktap-count.py" "$@" |
+		sed -n 's/^passed \([0-9]*\) failed \([0-9]*\) skipped \([0-9]*\) errors \([0-9]*\)$/\1 \2 \3 \4/p'
+}
+
+# ktap_count FIELD JSON...: one of ktap_counts' figures ("passed",
+# "failed", "skipped", "errors").
 ktap_count()
 {
-	local field=$1
+	local field=$1 p f s e
 
 	shift
-	python3 "$(dirname "${BASH_SOURCE[0]}")/ktap-count.py" "$@" |
-		sed -n "s/.*$field \([0-9]*\).*/\1/p"
+	read -r p f s e < <(ktap_counts "$@")
+	case "$field" in
+	passed) echo "$p" ;;
+	failed) echo "$f" ;;
+	skipped) echo "$s" ;;
+	errors) echo "$e" ;;
+	esac
+}
+
+# ccache_hits: ccache's hits and misses, on one line, for the logs.
+ccache_hits()
+{
+	ccache -s 2>/dev/null | grep -E 'Hits|Misses' | tr -s ' ' | tr '\n' ';'
 }
 
 # ktap_judge FILE [LOG]: judge the KTAP document in FILE with the tree's

@@ -8,10 +8,10 @@
 #   - option combinations, named by the options' initials (upper case
 #     when on); the 4x1 rows must be exactly the combinations Kconfig
 #     accepts, found by asking Kconfig itself: each of the 2^5 on/off
-#     assignments is merged onto the guest base (kernel.sh
-#     --configure-only) and kept when no requested value was dropped
-#     (GROUPS and MIGRATE_DEFER need CPUPID: 20 of 32). The list is cached
-#     under OUT/matrix, keyed by Kconfig.numa's contents;
+#     assignments is written over the guest base with every option on,
+#     resolved by olddefconfig, and kept when no requested value was
+#     dropped (GROUPS and MIGRATE_DEFER need CPUPID: 20 of 32). The list
+#     is cached under OUT/matrix, keyed by Kconfig.numa's contents;
 #   - "no-balancing": the guest base with NUMA_BALANCING=n (none of our
 #     options can exist; the suite's tests skip, balancing.sh checks the
 #     off state);
@@ -149,10 +149,9 @@ combos()
 		: >"$cache.tmp"
 		for ((m = 0; m < 32; m++)); do
 			cp "$MDIR/probe/base.config" "$MDIR/probe/.config"
-			for o in $(opts $m); do
-				"$KSRC/scripts/config" --file "$MDIR/probe/.config" \
-					"$([ "${o#*=}" = y ] && echo --enable || echo --disable)" "${o%%=*}"
-			done
+			# shellcheck disable=SC2046
+			"$KSRC/scripts/config" --file "$MDIR/probe/.config" \
+				$(opts $m | sed -E 's/([A-Z0-9_]+)=y/--enable \1/g; s/([A-Z0-9_]+)=n/--disable \1/g')
 			make -s -C "$KSRC" O="$MDIR/probe" olddefconfig >/dev/null 2>&1 ||
 				die "olddefconfig failed in $MDIR/probe"
 			for o in $(opts $m); do
@@ -261,8 +260,9 @@ load_rows()
 }
 
 # seed_for MASK: a finished build directory of KSRC to start a new one
-# from: one with the same NUMA_CPUPID if any (the page record's width
-# changes what mm.h expands to, so nearly everything recompiles without).
+# from: one with the same NUMA_CPUPID if any (nearly every object depends
+# on it through page-flags-layout.h: from the other, kbuild recompiles
+# them all and ccache serves all but the page record's users).
 declare -A seed_dir
 seed_for()
 {
@@ -339,7 +339,7 @@ row()
 	fi
 	# The guest, in the background when MATRIX_JOBS allows.
 	(
-		local bootres=ok gstart passed failed skipped
+		local bootres=ok gstart passed failed skipped errors
 
 		info "matrix: $name: booting on $nodes x $cpus"
 		gstart=$(date +%s)
@@ -348,9 +348,8 @@ row()
 			"$here/boot.sh" >"$logs/boot.log" 2>&1 || bootres=fail
 		set -- "$logs"/*.log.json
 		[ -f "$1" ] || set --
-		passed=$( [ $# = 0 ] && echo 0 || ktap_count passed "$@")
-		failed=$( [ $# = 0 ] && echo 0 || echo $(( $(ktap_count failed "$@") + $(ktap_count errors "$@") )) )
-		skipped=$( [ $# = 0 ] && echo 0 || ktap_count skipped "$@")
+		read -r passed failed skipped errors < <(ktap_counts "$@")
+		failed=$((failed + errors))
 		if [ $bootres = ok ] && [ "$passed" = 0 ]; then
 			echo "numa-sched: FAIL: no test passed" >>"$logs/boot.log"
 			bootres=fail
@@ -421,7 +420,7 @@ for r in "${sel[@]}"; do
 	names+=("$name")
 done
 wait
-info "matrix: ccache: $(ccache -s 2>/dev/null | grep -E 'Hits|Misses' | tr -s ' ' | tr '\n' ';')"
+info "matrix: ccache: $(ccache_hits)"
 
 # For make test: every row's parser JSON, and the KTAP failure of each
 # row that failed without results, judged by the parser too.

@@ -34,7 +34,7 @@ t0=$(date +%s)
 
 stage()
 {
-	local name=$1 log=$RESULTS/$1.log dir=$RESULTS/$1 rc p=0 f=0 start
+	local name=$1 log=$RESULTS/$1.log dir=$RESULTS/$1 rc p=0 f=0 s e start
 
 	shift
 	info "=== $name"
@@ -43,8 +43,8 @@ stage()
 	rc=${PIPESTATUS[0]}
 	set -- "$dir"/*.json
 	if [ -f "$1" ]; then
-		p=$(ktap_count passed "$@")
-		f=$(( $(ktap_count failed "$@") + $(ktap_count errors "$@") ))
+		read -r p f s e < <(ktap_counts "$@")
+		f=$((f + e))
 	fi
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		echo "numa-sched: $name failed (status $rc) with no failed test in its results" >&2
@@ -70,7 +70,7 @@ if stage kernel make -s --no-print-directory kernel; then
 		STRESS_SECS="${TEST_STRESS_SECS:-180}"
 	stage check make -s --no-print-directory check
 fi
-info "ccache: $(ccache -s 2>/dev/null | grep -E 'Hits|Misses' | tr -s ' ' | tr '\n' ';')"
+info "ccache: $(ccache_hits)"
 info "stages (name, passed, failed, seconds):"
 sed 's/^/    /' "$RESULTS/times.tsv" >&2
 info "make test took $(( $(date +%s) - t0 ))s"
