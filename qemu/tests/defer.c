@@ -25,9 +25,8 @@
  * Off: no such sysctl, and numa_migrate_deferred in /proc/vmstat (it
  * stands under NUMA_BALANCING, so that the option does not change the
  * vm_event_item enum every file sees) stays 0 through a shared ping-pong
- * run, the load that makes it rise when the option is on. Planted: with
- * numa_defer_skip() built in the off state too (its #ifdef in
- * numa_defer.h inverted), this run counts deferrals and the case fails.
+ * run, the load that makes it rise when the option is on. Not yet seen
+ * failing on a plant (numa_defer_skip() built in the off state too).
  *
  * Always, the base's bounded debugfs knobs (numa_knob.c):
  * sched/numa_balancing/migrate_retry_ms reads 0, takes 1 and 60000, and
