@@ -128,10 +128,34 @@ mask()
 	echo "$m"
 }
 
+# probe_masks START DIR: of the masks START, START+2, ..., those that
+# Kconfig keeps as asked, resolved in DIR (a configured build directory
+# holding base.config).
+probe_masks()
+{
+	local m o
+
+	for ((m = $1; m < 32; m += 2)); do
+		cp "$2/base.config" "$2/.config"
+		# shellcheck disable=SC2046
+		"$KSRC/scripts/config" --file "$2/.config" \
+			$(opts $m | sed -E 's/([A-Z0-9_]+)=y/--enable \1/g; s/([A-Z0-9_]+)=n/--disable \1/g')
+		make -s -C "$KSRC" O="$2" olddefconfig >/dev/null 2>&1 || return 1
+		for o in $(opts $m); do
+			if [ "${o#*=}" = y ]; then
+				grep -qx "CONFIG_${o%%=*}=y" "$2/.config" || continue 2
+			else
+				! grep -qx "CONFIG_${o%%=*}=y" "$2/.config" || continue 2
+			fi
+		done
+		echo "$m"
+	done
+}
+
 # The valid combinations' masks, from Kconfig.
 combos()
 {
-	local key cache m o
+	local key cache m=
 
 	key=$(cat "$REPO/Kconfig.numa" "$REPO/configs/qemu.config" | sha256sum | cut -c1-16)
 	cache=$MDIR/combos-$key
@@ -139,30 +163,21 @@ combos()
 		info "matrix: asking Kconfig which of the 32 combinations are valid"
 		# The guest base with every option on, merged once; then each
 		# assignment written over it and resolved by Kconfig
-		# (olddefconfig), in one directory: an option whose dependency
-		# is not met comes back off, and the assignment is invalid.
-		rm -rf "$MDIR/probe"
+		# (olddefconfig): an option whose dependency is not met comes
+		# back off, and the assignment is invalid. Two directories
+		# take every other mask each, one per core (6 s a mask).
+		rm -rf "$MDIR/probe" "$MDIR/probe.1"
 		KSRC=$KSRC BUILD=$MDIR NAME=probe CONFIG="" OPTS="$(opts 31)" \
 			"$here/kernel.sh" --configure-only >/dev/null 2>&1 ||
 			die "the guest base with every option on does not configure: $MDIR/probe"
 		cp "$MDIR/probe/.config" "$MDIR/probe/base.config"
-		: >"$cache.tmp"
-		for ((m = 0; m < 32; m++)); do
-			cp "$MDIR/probe/base.config" "$MDIR/probe/.config"
-			# shellcheck disable=SC2046
-			"$KSRC/scripts/config" --file "$MDIR/probe/.config" \
-				$(opts $m | sed -E 's/([A-Z0-9_]+)=y/--enable \1/g; s/([A-Z0-9_]+)=n/--disable \1/g')
-			make -s -C "$KSRC" O="$MDIR/probe" olddefconfig >/dev/null 2>&1 ||
-				die "olddefconfig failed in $MDIR/probe"
-			for o in $(opts $m); do
-				if [ "${o#*=}" = y ]; then
-					grep -qx "CONFIG_${o%%=*}=y" "$MDIR/probe/.config" || continue 2
-				else
-					! grep -qx "CONFIG_${o%%=*}=y" "$MDIR/probe/.config" || continue 2
-				fi
-			done
-			echo "$m" >>"$cache.tmp"
-		done
+		cp -a "$MDIR/probe" "$MDIR/probe.1"
+		probe_masks 0 "$MDIR/probe" >"$cache.0" &
+		probe_masks 1 "$MDIR/probe.1" >"$cache.1" || m=fail
+		wait $! || m=fail
+		[ "$m" != fail ] || die "olddefconfig failed in $MDIR/probe or $MDIR/probe.1"
+		sort -n "$cache.0" "$cache.1" >"$cache.tmp"
+		rm -f "$cache.0" "$cache.1"
 		mv "$cache.tmp" "$cache"
 	fi
 	cat "$cache"
