@@ -155,7 +155,7 @@ probe_masks()
 # The valid combinations' masks, from Kconfig.
 combos()
 {
-	local key cache m=
+	local key cache failed=0
 
 	key=$(cat "$REPO/Kconfig.numa" "$REPO/configs/qemu.config" | sha256sum | cut -c1-16)
 	cache=$MDIR/combos-$key
@@ -173,9 +173,9 @@ combos()
 		cp "$MDIR/probe/.config" "$MDIR/probe/base.config"
 		cp -a "$MDIR/probe" "$MDIR/probe.1"
 		probe_masks 0 "$MDIR/probe" >"$cache.0" &
-		probe_masks 1 "$MDIR/probe.1" >"$cache.1" || m=fail
-		wait $! || m=fail
-		[ "$m" != fail ] || die "olddefconfig failed in $MDIR/probe or $MDIR/probe.1"
+		probe_masks 1 "$MDIR/probe.1" >"$cache.1" || failed=1
+		wait $! || failed=1
+		[ "$failed" = 0 ] || die "olddefconfig failed in $MDIR/probe or $MDIR/probe.1"
 		sort -n "$cache.0" "$cache.1" >"$cache.tmp"
 		rm -f "$cache.0" "$cache.1"
 		mv "$cache.tmp" "$cache"
