@@ -24,18 +24,24 @@
  *  - Read-only pages (shared library text, COW pages after fork, mappings
  *    without write permission) never group: mm marks their faults
  *    TNF_NO_GROUP, else everybody who links to libc ends up in one group.
- *  - Weights. Task and group weights are both per-mille of faults (1000):
- *    the series' final state (v8 patch 54, "fix task or group comparison"),
- *    which compares the two rather than adding a group weight of 1200. When
- *    the task's own best node and its group's differ, the node with the
- *    best sum of the two is preferred (v8 patch 49).
+ *  - Placement: 6.1's rule, one rule everywhere. A member's preferred
+ *    node is where its group's faults are, found the way the migration
+ *    search scores it (group_weight(), which counts nearby nodes on a
+ *    glueless mesh, and a search down the hierarchy of a backplane
+ *    machine); task_numa_migrate() and the swap search score moves by the
+ *    same group weights. The seeds' last word (v8 patch 49: the best sum of
+ *    task and group weight when the two disagree) was dropped: with a
+ *    search scoring by the group only, it made the preferred node flip
+ *    between two answers every scan pass, and two processes sharing a
+ *    machine no longer traded places (6.1's comment: placement must agree
+ *    with group_weight "otherwise workloads might not converge").
+ *  - Weights are per-mille of faults (1000), for the task and the group
+ *    alike (v8 patch 54); here computed without overflow on huge counts.
  *  - Kept from 6.1: statistics guarded by the group's lock rather than
  *    atomics (v8 patch 62), the CPU-use half of the statistics and the
  *    "active nodes" of a group spread over several nodes, which slow down
  *    migrations between those nodes. Not kept: the per-group task list of
- *    the seeds (nothing walks it; 6.1 dropped it too) and 6.1's recursive
- *    search through backplane topologies: here the group's node is the one
- *    of best group_weight(), which already scores nearby nodes.
+ *    the seeds (nothing walks it; 6.1 dropped it too).
  *
  * Off, a task has no group pointer, nothing here is built, and placement
  * weighs the task's own faults only (see numa_groups.h for the stubs).
@@ -354,42 +360,115 @@ static void numa_group_count_active_nodes(struct task_struct *p)
 }
 
 /*
- * The preferred node of a task in a group: where the group's faults are,
- * unless the task's own faults point elsewhere; then the node with the best
- * sum of task and group weight. @task_nid is the task's own best node.
+ * In a group, the candidate node is the one of the group's most memory
+ * faults, not the task's own: *@max_nid and *@max_faults are replaced by
+ * the group's. The order of nodes and the strict comparison are those of
+ * the task's own search, so ties go the same way. Caller holds the stats
+ * lock.
  */
-static int numa_group_preferred_nid(struct task_struct *p, int task_nid)
+static void numa_group_max_nid(struct task_struct *p, int *max_nid,
+			       unsigned long *max_faults)
 {
-	int dist = READ_ONCE(sched_max_numa_distance);
-	unsigned long weight, best = 0;
-	int nid, group_nid = NUMA_NO_NODE;
+	unsigned long faults;
+	int nid;
 
 	if (!deref_curr_numa_group(p))
-		return task_nid;
+		return;
 
-	for_each_node_state(nid, N_CPU) {
-		weight = group_weight(p, nid, dist);
-		if (weight > best) {
-			best = weight;
-			group_nid = nid;
+	*max_nid = NUMA_NO_NODE;
+	*max_faults = 0;
+	for_each_online_node(nid) {
+		faults = group_faults(p, nid);
+		if (faults > *max_faults) {
+			*max_faults = faults;
+			*max_nid = nid;
 		}
 	}
+}
 
-	if (group_nid == NUMA_NO_NODE)
-		return task_nid;
-	if (task_nid == NUMA_NO_NODE || task_nid == group_nid)
-		return group_nid;
+/* The node of best group_weight(), nearby nodes counted; else @nid. */
+static int numa_group_best_weight_nid(struct task_struct *p, int nid)
+{
+	int dist = sched_max_numa_distance;
+	unsigned long weight, best = 0;
+	int node;
 
-	best = 0;
-	for_each_node_state(nid, N_CPU) {
-		weight = task_weight(p, nid, dist) + group_weight(p, nid, dist);
+	for_each_node_state(node, N_CPU) {
+		weight = group_weight(p, node, dist);
 		if (weight > best) {
 			best = weight;
-			group_nid = nid;
+			nid = node;
 		}
 	}
+	return nid;
+}
 
-	return group_nid;
+/*
+ * On a backplane machine, narrow the candidates down the distance
+ * hierarchy: at each distance the nodes fall into sets of nodes closer
+ * than it to each other; keep the set with the most group faults, and go
+ * on inside it. At the smallest distance every set is a single node, and
+ * the winner of the last round is the answer. @nid if no faults at all.
+ */
+static int numa_group_backplane_nid(struct task_struct *p, int nid)
+{
+	nodemask_t candidates = node_states[N_CPU];
+	int dist;
+
+	for (dist = sched_max_numa_distance; dist > LOCAL_DISTANCE; dist--) {
+		nodemask_t best_set = NODE_MASK_NONE;
+		unsigned long best = 0;
+		int a, b;
+
+		if (!find_numa_distance(dist))
+			continue;
+
+		for_each_node_mask(a, candidates) {
+			nodemask_t set = NODE_MASK_NONE;
+			unsigned long faults = 0;
+
+			/* @a and the candidates near it form a set: take them out. */
+			for_each_node_mask(b, candidates) {
+				if (node_distance(a, b) >= dist)
+					continue;
+				faults += group_faults(p, b);
+				node_set(b, set);
+				node_clear(b, candidates);
+			}
+			if (faults > best) {
+				best = faults;
+				best_set = set;
+				nid = a;
+			}
+		}
+		if (!best)
+			break;
+		candidates = best_set;
+	}
+	return nid;
+}
+
+/*
+ * The preferred node of a task in a group, from @nid, the node of the
+ * group's most faults (numa_group_max_nid()). It must agree with the
+ * group_weight() that task_numa_migrate() scores moves by. Where all nodes
+ * are equally far apart, @nid is that node; where they are not, nearby
+ * faults count too.
+ */
+static int numa_group_preferred_nid(struct task_struct *p, int nid)
+{
+	if (!deref_curr_numa_group(p))
+		return nid;
+
+	switch (sched_numa_topology_type) {
+	case NUMA_DIRECT:
+		return nid;
+	case NUMA_GLUELESS_MESH:
+		return numa_group_best_weight_nid(p, nid);
+	case NUMA_BACKPLANE:
+	default:
+		return numa_group_backplane_nid(p, nid);
+	}
 }
 
 static bool get_numa_group(struct numa_group *grp)

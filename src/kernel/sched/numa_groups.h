@@ -35,7 +35,9 @@ static spinlock_t *numa_group_stats_lock(struct task_struct *p);
 static void numa_group_account(struct task_struct *p, int mem_idx, int cpu_idx,
 			       long diff, long f_diff);
 static void numa_group_count_active_nodes(struct task_struct *p);
-static int numa_group_preferred_nid(struct task_struct *p, int task_nid);
+static void numa_group_max_nid(struct task_struct *p, int *max_nid,
+			       unsigned long *max_faults);
+static int numa_group_preferred_nid(struct task_struct *p, int nid);
 static void task_numa_group(struct task_struct *p, int cpupid, int flags,
 			    int *priv);
 static void numa_group_leave(struct task_struct *p);
@@ -104,10 +106,14 @@ static inline void numa_group_count_active_nodes(struct task_struct *p)
 {
 }
 
-static inline int numa_group_preferred_nid(struct task_struct *p,
-					   int task_nid)
+static inline void numa_group_max_nid(struct task_struct *p, int *max_nid,
+				      unsigned long *max_faults)
 {
-	return task_nid;
+}
+
+static inline int numa_group_preferred_nid(struct task_struct *p, int nid)
+{
+	return nid;
 }
 
 static inline void task_numa_group(struct task_struct *p, int cpupid,

@@ -71,6 +71,121 @@ static void numa_groups_match_trusted(struct kunit *test)
 							  TNF_FAULT_LOCAL));
 }
 
+/*
+ * Placement and the migration score agree. current gets fault statistics
+ * whose own best node (node 0: 90% of its faults) is not its group's
+ * (node 1: three quarters of the group's). The node task_numa_placement()
+ * would prefer (numa_group_max_nid(), then numa_group_preferred_nid()) must
+ * be the one task_numa_migrate() scores best from anywhere: for a task in
+ * a group, group_weight(). Under the seeds' v8 rule (best task + group
+ * weight when the two disagree) placement said node 0 and the score node
+ * 1; that rule, planted back (with the task's own node as its input, as
+ * the glue had it), fails here: placed 0, expected 1, and the best score
+ * from every node is node 1's. Every topology type's search is
+ * run: sched_numa_topology_type is set for the check and restored.
+ */
+static void numa_groups_placement_check(struct kunit *test)
+{
+	static const enum numa_topology_type types[] = {
+		NUMA_DIRECT, NUMA_GLUELESS_MESH, NUMA_BACKPLANE,
+	};
+	enum numa_topology_type saved = sched_numa_topology_type;
+	struct task_struct *p = current;
+	int dist = sched_max_numa_distance;
+	int i, nid, src;
+
+	KUNIT_EXPECT_GT(test, task_weight(p, 0, dist), task_weight(p, 1, dist));
+	KUNIT_EXPECT_GT(test, group_weight(p, 1, dist), group_weight(p, 0, dist));
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		unsigned long max_faults = 0;
+		int max_nid = NUMA_NO_NODE, placed, best;
+		long imp, best_imp;
+
+		sched_numa_topology_type = types[i];
+
+		/*
+		 * What task_numa_placement() does for a member: the task's
+		 * own best node, then the group's in its place.
+		 */
+		for_each_online_node(nid) {
+			if (task_faults(p, nid) > max_faults) {
+				max_faults = task_faults(p, nid);
+				max_nid = nid;
+			}
+		}
+		numa_group_max_nid(p, &max_nid, &max_faults);
+		placed = numa_group_preferred_nid(p, max_nid);
+		KUNIT_EXPECT_EQ_MSG(test, placed, 1, "topology type %d", types[i]);
+		KUNIT_EXPECT_EQ(test, max_faults, 3100UL);
+
+		/*
+		 * What task_numa_migrate() scores for a member (its group's
+		 * weight gain), from each node: the preferred node must win.
+		 */
+		for_each_node_state(src, N_CPU) {
+			best_imp = LONG_MIN;
+			best = NUMA_NO_NODE;
+			for_each_node_state(nid, N_CPU) {
+				imp = group_weight(p, nid, dist) -
+				      group_weight(p, src, dist);
+				if (imp > best_imp) {
+					best_imp = imp;
+					best = nid;
+				}
+			}
+			KUNIT_EXPECT_EQ_MSG(test, best, placed,
+					    "topology type %d, from node %d",
+					    types[i], src);
+		}
+	}
+	sched_numa_topology_type = saved;
+}
+
+/*
+ * The test lends current (the test's kthread) fault statistics and a group
+ * and takes them back before it returns: nothing in between may abort the
+ * test (no KUNIT_ASSERT, no skip), or the kthread would exit holding them.
+ */
+static void numa_groups_placement_agrees(struct kunit *test)
+{
+	struct task_struct *p = current;
+	struct numa_group *ng;
+
+	if (nr_node_ids < 2 || !node_state(0, N_CPU) || !node_state(1, N_CPU))
+		kunit_skip(test, "needs nodes 0 and 1 with CPUs");
+	if (rcu_access_pointer(p->numa_group) || p->numa_faults)
+		kunit_skip(test, "the test's task has NUMA statistics already");
+
+	p->numa_faults = kcalloc(NR_NUMA_HINT_FAULT_BUCKETS * nr_node_ids,
+				 sizeof(unsigned long), GFP_KERNEL);
+	if (!p->numa_faults) {
+		KUNIT_FAIL(test, "no memory for the statistics");
+		return;
+	}
+	/* The task: 900 private faults on node 0, 100 on node 1. */
+	p->numa_faults[task_faults_idx(NUMA_MEM, 0, 1)] = 900;
+	p->numa_faults[task_faults_idx(NUMA_MEM, 1, 1)] = 100;
+	p->total_numa_faults = 1000;
+
+	ng = numa_group_create(p);
+	if (ng) {
+		/* The other members: 3000 shared faults on node 1. */
+		ng->faults[task_faults_idx(NUMA_MEM, 1, 0)] += 3000;
+		ng->total_faults += 3000;
+		numa_groups_placement_check(test);
+		ng->faults[task_faults_idx(NUMA_MEM, 1, 0)] -= 3000;
+		ng->total_faults -= 3000;
+		numa_group_leave(p);
+	} else {
+		KUNIT_FAIL(test, "no memory for the group");
+	}
+
+	kfree(p->numa_faults);
+	p->numa_faults = NULL;
+	p->total_numa_faults = 0;
+}
+
 static struct kunit_case numa_groups_test_cases[] = {
 	KUNIT_CASE(numa_groups_permille_zero),
 	KUNIT_CASE(numa_groups_permille_ratio),
@@ -78,6 +193,7 @@ static struct kunit_case numa_groups_test_cases[] = {
 	KUNIT_CASE(numa_groups_join_size),
 	KUNIT_CASE(numa_groups_join_tie),
 	KUNIT_CASE(numa_groups_match_trusted),
+	KUNIT_CASE(numa_groups_placement_agrees),
 	{}
 };
 
