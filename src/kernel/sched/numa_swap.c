@@ -14,28 +14,29 @@
  * migrate_swap(), which stops exactly the two CPUs involved. When the
  * preferred node can take the task neither by a move nor by a swap, the
  * other nodes of the system are searched too, limited to the nodes where
- * the task's or its group's locality improves; failing that, the periodic
- * retry of the base tries again later.
+ * the task's or its group's locality improves (that search is the base's,
+ * for moves as well).
  *
- * A swap partner must be a user task that can run on the migrating task's
- * CPU (a pinned task never is), that is neither exiting nor without an mm:
- * upstream's first NUMA_TASK_SWAP counter (6.16-rc1) dereferenced the
- * partner's mm and was reverted for it.
+ * A swap partner is any task that may run on the migrating task's CPU, as
+ * in 6.1; exiting tasks and the idle task were already left out as
+ * "nothing running there". Kernel threads are not refused: a kthread has
+ * no fault statistics, so its own gain from the exchange weighs nothing,
+ * and NUMA_TASK_SWAP is a global vmstat event that never looks at the
+ * partner's mm (upstream's per-memcg counter of 6.16-rc1 did, and was
+ * reverted for it).
  *
  * /proc/vmstat counts the task moves (numa_task_migrated, base) and the
  * swaps (numa_task_swapped) NUMA balancing makes; the tracepoints
  * sched_move_numa, sched_swap_numa and sched_stick_numa fire as upstream.
  *
  * Off, the NUMA code never calls migrate_swap(): a task moves to its
- * preferred node only into spare capacity, and numa_task_swapped stays 0.
+ * preferred node, or to another node that improves its locality, only into
+ * spare capacity, and numa_task_swapped stays 0.
  */
 
 /* @cur, running on a CPU of the destination, may trade places with env->p. */
 static bool numa_swap_partner(struct task_numa_env *env, struct task_struct *cur)
 {
-	if (!cur->mm || (cur->flags & (PF_EXITING | PF_KTHREAD)))
-		return false;
-
 	return cpumask_test_cpu(env->src_cpu, cur->cpus_ptr);
 }
 

@@ -2,8 +2,9 @@
 /*
  * What fair.c's task_numa_migrate() asks of CONFIG_NUMA_SWAP, and the
  * answers when the option is off: no task is ever taken as a swap partner,
- * a busy CPU of the preferred node takes the migrating task only as a move
- * into spare capacity, and no node but the preferred one is searched.
+ * and a busy CPU takes the migrating task only as a move into spare
+ * capacity. The search itself, of the preferred node and then of the other
+ * nodes, is the base's and the same either way.
  * Included by fair.c after struct task_numa_env; the functions live in
  * numa_swap.c, part of fair.c's unit.
  */
@@ -23,12 +24,6 @@ static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
 						long taskimp, long *imp,
 						long moveimp, bool maymove);
 static int numa_swap_tasks(struct task_struct *p, struct task_numa_env *env);
-
-/* When the preferred node cannot take the task, search the other nodes. */
-static inline bool numa_swap_search_wide(void)
-{
-	return true;
-}
 #else /* !CONFIG_NUMA_SWAP */
 static inline enum numa_swap_verdict
 numa_swap_compare(struct task_numa_env *env, struct task_struct *cur,
@@ -46,11 +41,6 @@ static inline int numa_swap_tasks(struct task_struct *p,
 	WRITE_ONCE(cpu_rq(env->best_cpu)->numa_migrate_on, 0);
 	put_task_struct(env->best_task);
 	return -EINVAL;
-}
-
-static inline bool numa_swap_search_wide(void)
-{
-	return false;
 }
 #endif /* CONFIG_NUMA_SWAP */
 
