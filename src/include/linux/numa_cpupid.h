@@ -15,15 +15,20 @@
  *    PIDs that agree in their low 8 bits collide; the seeds accept that,
  *    and the group code checks for it before it trusts a match.
  *
- *  - off: the node only, NODES_SHIFT bits, as before the 2013 series. The
- *    helpers below keep their names so that the fault paths need no
- *    #ifdef: a "cpupid" is then a node id, every PID matches (every fault
- *    is private), and there is no CPU to look a task up on.
+ *  - off: the node only, as before the 2013 series, in NODES_SHIFT + 1
+ *    bits: one more than a node id needs, so that the unset record below
+ *    is no node's. The helpers keep their names so that the fault paths
+ *    need no #ifdef: a "cpupid" is then a node id, every PID matches
+ *    (every fault is private), and there is no CPU to look a task up on.
+ *    The migration path applies the two-stage filter to the unset record
+ *    as to any other node that is not the destination, as the last-nid
+ *    kernels did: a page's first fault never moves it.
  *
  * An all-ones record is "unset": a page never faulted on, just freed, or
- * reused after copy-on-write. Its first fault counts as private. A task
- * whose truncated PID is all ones looks like an unset record too: its
- * faults are private whoever touched the page before.
+ * reused after copy-on-write. Its first fault counts as private. With
+ * the {cpu,pid} record, a task whose truncated PID is all ones looks like
+ * an unset record too: its faults are private whoever touched the page
+ * before.
  *
  * Included from <linux/mm.h>, after page_to_nid() and cpu_to_node().
  */
