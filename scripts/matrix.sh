@@ -183,19 +183,25 @@ combos()
 	cat "$cache"
 }
 
-# named MASK: the configs/ fragment whose five options are exactly MASK's,
-# if any (its build directory is make test's).
+# named MASK: the configs/ fragment that sets each of the five options,
+# on or off, exactly as MASK, if any (its build directory is make
+# test's). A fragment that leaves some to their defaults (numa-default)
+# is not taken for any combination.
 named()
 {
-	local f i m
+	local f i m n
 
 	for f in "$REPO"/configs/*.config; do
 		[ "$(basename "$f")" != qemu.config ] || continue
-		m=0
+		m=0 n=0
 		for i in "${!FEATURES[@]}"; do
-			grep -qx "CONFIG_${FEATURES[$i]}=y" "$f" && m=$((m | 1 << i))
+			if grep -qx "CONFIG_${FEATURES[$i]}=y" "$f"; then
+				m=$((m | 1 << i)) n=$((n + 1))
+			elif grep -qx "# CONFIG_${FEATURES[$i]} is not set" "$f"; then
+				n=$((n + 1))
+			fi
 		done
-		if [ "$m" = "$1" ] && grep -q "${FEATURES[0]}" "$f"; then
+		if [ "$m" = "$1" ] && [ "$n" = "${#FEATURES[@]}" ]; then
 			basename "$f" .config
 			return
 		fi
