@@ -19,6 +19,8 @@
  *   migrate_retry_ms   the retry interval of numa_retry.c, 0 (adaptive)
  *                      to NUMA_RETRY_MS_MAX.
  *
+ * And one read-only count, preferred_changes (numa_retry.c's).
+ *
  * Part of fair.c's unit (included after numa_retry.c).
  */
 #include <linux/debugfs.h>
@@ -97,6 +99,15 @@ static const struct file_operations numa_knob_fops = {
 	.release	= single_release,
 };
 
+/* preferred_changes: read-only, numa_retry.c's count. */
+static int numa_preferred_changes_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&numa_preferred_changes);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(numa_preferred_changes_fops,
+			 numa_preferred_changes_get, NULL, "%llu\n");
+
 void numa_knobs_debugfs_init(struct dentry *dir)
 {
 	int i;
@@ -104,6 +115,8 @@ void numa_knobs_debugfs_init(struct dentry *dir)
 	for (i = 0; i < ARRAY_SIZE(numa_knobs); i++)
 		debugfs_create_file(numa_knobs[i].name, 0644, dir,
 				    (void *)&numa_knobs[i], &numa_knob_fops);
+	debugfs_create_file_unsafe("preferred_changes", 0444, dir, NULL,
+				   &numa_preferred_changes_fops);
 }
 
 #endif /* CONFIG_SCHED_DEBUG */
