@@ -93,6 +93,14 @@ for o in NUMA_BALANCING NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_
 		features="$features $o=n"
 	fi
 done
+# UPSTREAM=y: a tree without our menu (the matrix's unmodified 6.1), whose
+# NUMA balancing has 6.1's features under no option of ours; a test that
+# compares with upstream reads it.
+if grep -qx "CONFIG_NUMA_BALANCING=y" "$KCONFIG" && ! grep -q "CONFIG_NUMA_CPUPID[= ]" "$KCONFIG"; then
+	features="$features UPSTREAM=y"
+else
+	features="$features UPSTREAM=n"
+fi
 
 cat >"$root/etc/numa-sched.conf" <<EOF
 MODE='$MODE'

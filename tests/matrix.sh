@@ -31,14 +31,15 @@ combos=$(echo "$all" | awk -F'\t' '$5 == "4x1" && $1 !~ /^(no-balancing|upstream
 [ "$combos" = 20 ] && echo "$all" | grep -q '^upstream	' && echo "$all" | grep -q '^no-balancing	'
 ktap_result $? "make matrix: 20 combinations on 4x1 and the two references (found $combos)"
 
-want="CGSFD cgsfd cgSFd CgSFD CGsFD CGSfD CGSFd Cgsfd CGsfd cgSfd cgsFd CgsfD CGSFD-2x2 CGSfD-2x2"
+want="CGSFD cgsfd cgSFd CgSFD CGsFD CGSfD CGSFd Cgsfd CGsfd cgSfd cgsFd CgsfD CGSFD-2x2 CGSFd-2x2 CGSfD-2x2"
 got=$(echo "$cover" | cut -f1 | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ]
-ktap_result $? "the covering set: all on, all off, each off alone, each on alone, FBQ on and off on 2x2 (got: $got)"
+ktap_result $? "the covering set: all on, all off, each off alone, each on alone, the 2x2 rows (got: $got)"
 
-echo "$cover" | grep -q "^CGSFD-2x2	numa-all	numa-all		2x2	fbq\$" &&
-	echo "$cover" | grep -q "^CGSfD-2x2	no-fbq	no-fbq		2x2	fbq\$"
-ktap_result $? "the 2x2 rows run fbq on 2 nodes of 2 CPUs, FBQ on and off"
+echo "$cover" | grep -q "^CGSFD-2x2	numa-all	numa-all		2x2	fbq placement converge\$" &&
+	echo "$cover" | grep -q "^CGSfD-2x2	no-fbq	no-fbq		2x2	fbq placement converge\$" &&
+	echo "$cover" | grep -q "^CGSFd-2x2	no-migrate-defer	no-migrate-defer		2x2	placement converge\$"
+ktap_result $? "the 2x2 rows run fbq, placement and converge on 2 nodes of 2 CPUs: FBQ on and off, and the defaults kernel"
 
 echo "$all" | grep -q "^CGSFD	numa-all	numa-all	" &&
 	echo "$all" | grep -q "^cgsfd	numa-none	numa-none	" &&

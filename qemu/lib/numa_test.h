@@ -130,9 +130,11 @@ static inline int unpin(void)
  * neither do, in 6.1, pages whose PTE the NUMA scanner has just made
  * PROT_NONE (follow_page() reports them as absent until the next fault):
  * judge residency against the region's size, not against what is seen.
+ * @pid 0 is the calling process; another's addresses are its own.
  * Returns the number of pages reported present, -1 on error.
  */
-static inline long pages_per_node(void *addr, size_t len, long counts[MAX_NODES])
+static inline long pages_per_node_pid(pid_t pid, void *addr, size_t len,
+				      long counts[MAX_NODES])
 {
 	unsigned long i, n = len / PAGE_SZ;
 	void **pages = calloc(n, sizeof(*pages));
@@ -144,7 +146,7 @@ static inline long pages_per_node(void *addr, size_t len, long counts[MAX_NODES]
 		goto out;
 	for (i = 0; i < n; i++)
 		pages[i] = (char *)addr + i * PAGE_SZ;
-	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0)) {
+	if (syscall(SYS_move_pages, pid, n, pages, NULL, status, 0)) {
 		present = -1;
 		goto out;
 	}
@@ -158,6 +160,12 @@ out:
 	free(pages);
 	free(status);
 	return present;
+}
+
+/* pages_per_node_pid() of the calling process. */
+static inline long pages_per_node(void *addr, size_t len, long counts[MAX_NODES])
+{
+	return pages_per_node_pid(0, addr, len, counts);
 }
 
 /*
