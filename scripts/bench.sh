@@ -50,7 +50,7 @@ all) BENCH_COLUMNS="numa-all no-cpupid no-groups no-swap no-fbq no-migrate-defer
 esac
 case "$BENCH" in
 default) BENCH="numa01 numa02 multi converge pingpong" ;;
-all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong" ;;
+all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong trade" ;;
 esac
 for v in BENCH_RUNS BENCH_SECS BENCH_MB; do
 	case "${!v}" in

@@ -18,6 +18,13 @@
  *                        threads sharing the process's heap
  *   pingpong             four threads on node 0 and four on node 1 write
  *                        one buffer (MIGRATE_DEFER's case)
+ *   trade                two processes, each with half the threads and
+ *                        its own buffer, first touched on node 0 for one
+ *                        and node 1 for the other; the threads start
+ *                        spread over the nodes ("perf bench numa mem -p 2
+ *                        -t 2" on 2 nodes x 2 CPUs): with every CPU busy,
+ *                        a process gathers on its memory's node only by
+ *                        trading places with the other's threads
  *
  * With -b, manual binding, the ceiling: each thread binds itself to a
  * node (sched_setaffinity) and its region to the same node (mbind) before
@@ -294,7 +301,7 @@ static const char * const counters[] = {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench numa01|numa01_thread_alloc|numa02|numa02_smt|converge|multi|pingpong [-s seconds] [-m MiB] [-t threads] [-b]\n");
+	fprintf(stderr, "usage: bench numa01|numa01_thread_alloc|numa02|numa02_smt|converge|multi|pingpong|trade [-s seconds] [-m MiB] [-t threads] [-b]\n");
 	exit(2);
 }
 
@@ -385,6 +392,25 @@ int main(int argc, char **argv)
 			}
 			region_touch(mem, len / nodes, 1);
 			child(p * per, per, p, mem, len / nodes, 0, false);
+		}
+	} else if (!strcmp(name, "trade")) {
+		int half = threads > 1 ? threads / 2 : 1;
+
+		ctl->nr = 2 * half;
+		for (p = 0; p < 2; p++) {
+			if (fork_or_die())
+				continue;
+			mem = alloc_or_die(len / 2, false);
+			pin_to_node(p % nodes);
+			if (bind_mode)
+				bind_region(mem, len / 2, p % nodes);
+			region_touch(mem, len / 2, 1);
+			/* Thread i starts on node i (its home node with -b). */
+			start_threads(p * half, half, bind_mode ? p % nodes : -1,
+				      mem, len / 2, 0, false, -1, 0, true);
+			while (ctl->phase != 2)
+				usleep(10000);
+			_exit(0);
 		}
 	} else if (!strcmp(name, "pingpong")) {
 		if (nodes < 2) {
