@@ -73,6 +73,18 @@ def stats(runs, key):
             "max": "never" if mx == float("inf") else mx, "n": len(vals)}
 
 
+def overlap(a, b):
+    """Whether two columns' [min, max] ranges meet: "yes", "no" or "-"."""
+    if a is None or b is None:
+        return "-"
+
+    def num(v):
+        return float("inf") if v == "never" else float(v)
+    lo = max(num(a["min"]), num(b["min"]))
+    hi = min(num(a["max"]), num(b["max"]))
+    return "yes" if lo <= hi else "no"
+
+
 def fmt(v):
     if v is None:
         return "-"
@@ -103,8 +115,9 @@ def main():
     for w in workloads:
         rows.append([w] + cols)
         md.append("### %s\n" % w)
-        md.append("| metric | " + " | ".join(cols) + " |")
-        md.append("|---|" + "---|" * len(cols))
+        pair = len(cols) == 2
+        md.append("| metric | " + " | ".join(cols) + (" | ranges overlap |" if pair else " |"))
+        md.append("|---|" + "---|" * (len(cols) + pair))
         for key, label, _ in METRICS:
             cells, mcells = [], []
             base = summary[w][cols[0]][key]
@@ -121,6 +134,8 @@ def main():
                 cells.append(cell)
                 mcells.append("%s [%s, %s]" % (fmt(s["median"]), fmt(s["min"]), fmt(s["max"])))
             rows.append([label] + cells)
+            if pair:
+                mcells.append(overlap(summary[w][cols[0]][key], summary[w][cols[1]][key]))
             md.append("| %s | %s |" % (label, " | ".join(mcells)))
         rows.append(None)
         md.append("")
