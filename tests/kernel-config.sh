@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 ktap_header
 [ -f "${KSRC:-}/kernel/sched/Kconfig.numa" ] || ktap_exit_skip "no tree at KSRC: run make tree"
-ktap_plan 6
+ktap_plan 7
 
 # configure NAME CONFIG OPTS: the configuration step alone.
 configure()
@@ -57,5 +57,23 @@ echo 'CONFIG_X=y' >"$tmp/fake/.config"
 if KSRC=$tmp/fake configure inplace numa-all ""; then r=1; else r=0; fi
 grep -q 'configured in place' "$tmp/out" || r=1
 ktap_result $r "a tree configured in place is refused"
+
+# configs/numa-default spells out Kconfig.numa's defaults (the builds start
+# from tinyconfig, where nothing takes its default): each of the five
+# options is on in the fragment exactly when its Kconfig entry says
+# "default y". Fails on a fragment with NUMA_MIGRATE_DEFER=y (tried).
+r=0
+for o in NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER; do
+	want=n
+	awk -v c="config $o" '$0 == c { on = 1; next } /^(config|menu|endmenu)/ { on = 0 }
+		on && $1 == "default" && $2 == "y" { found = 1 } END { exit !found }' \
+		"$here/../Kconfig.numa" && want=y
+	got=n
+	grep -qx "CONFIG_$o=y" "$here/../configs/numa-default.config" && got=y
+	grep -qx "# CONFIG_$o is not set" "$here/../configs/numa-default.config" ||
+		[ "$got" = y ] || r=1
+	[ "$want" = "$got" ] || { echo "# $o: Kconfig default $want, numa-default $got"; r=1; }
+done
+ktap_result $r "configs/numa-default sets every option to its Kconfig default"
 
 ktap_finished
