@@ -449,6 +449,37 @@ static inline unsigned char region_read(const void *addr, size_t len)
 	return sum;
 }
 
+/*
+ * Set the @n knobs @names to @vals, saving each old value in @saved (32
+ * bytes each) for balancing_knobs_restore(). On a failure the knobs
+ * already set are restored and -1 is returned, with @names[*@failed].
+ */
+static inline int balancing_knobs_set(const char *const *names,
+				      const char *const *vals, int n,
+				      char (*saved)[32], int *failed)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (balancing_knob(names[i], saved[i], vals[i])) {
+			for (j = 0; j < i; j++)
+				balancing_knob(names[j], NULL, saved[j]);
+			*failed = i;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static inline void balancing_knobs_restore(const char *const *names, int n,
+					   char (*saved)[32])
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		balancing_knob(names[i], NULL, saved[i]);
+}
+
 /* Write @s to @path: 0, or the errno of the failed write. */
 static inline int write_str(const char *path, const char *s)
 {

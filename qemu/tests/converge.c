@@ -47,24 +47,13 @@
  * the memory chases the threads fast enough to hide a placement that
  * never makes them trade places.
  */
-static const char *knobs[] = {
+static const char *const knobs[] = {
 	"scan_delay_ms", "scan_period_min_ms", "scan_period_max_ms",
 	"scan_size_mb",
 };
-static const char *defaults[] = { "1000", "1000", "60000", "256" };
-static char saved[4][32];
+static const char *const defaults[] = { "1000", "1000", "60000", "256" };
 #define NR_KNOBS	4
-
-static void restore_knobs(void)
-{
-	int i;
-
-	for (i = 0; i < NR_KNOBS; i++) {
-		if (saved[i][0])
-			balancing_knob(knobs[i], NULL, saved[i]);
-		saved[i][0] = 0;
-	}
-}
+static char saved[NR_KNOBS][32];
 
 /* What a process tells the test, in memory shared with it. */
 struct proc_state {
@@ -162,7 +151,7 @@ static void stop(void)
 {
 	int p;
 
-	restore_knobs();
+	balancing_knobs_restore(knobs, NR_KNOBS, saved);
 	for (p = 0; p < 2; p++) {
 		if (child[p] > 0) {
 			kill(child[p], SIGKILL);
@@ -196,11 +185,8 @@ int main(void)
 			       groups ? "on" : "off", swap ? "on" : "off");
 	ksft_set_plan(1);
 
-	for (i = 0; i < NR_KNOBS; i++)
-		if (balancing_knob(knobs[i], saved[i], defaults[i])) {
-			restore_knobs();
-			ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
-		}
+	if (balancing_knobs_set(knobs, defaults, NR_KNOBS, saved, &i))
+		ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
 
 	state = mmap(NULL, 2 * sizeof(*state), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -23,7 +23,7 @@
 #define TIMEOUT_S	60
 #define MIN_SHARED_PCT	80
 
-static const char *knobs[] = { "scan_period_min_ms", "scan_period_max_ms" };
+static const char *const knobs[] = { "scan_period_min_ms", "scan_period_max_ms" };
 static char saved[2][32];
 
 struct worker {
@@ -54,6 +54,7 @@ int main(void)
 	int nodes = nr_nodes(), on = feature_enabled("NUMA_CPUPID");
 	long counts[MAX_NODES], present = 0, priv = 0, shared = 0;
 	char val[16];
+	const char *const vals[2] = { val, val };
 	double t0;
 	int i;
 
@@ -67,9 +68,8 @@ int main(void)
 	b.node = nodes > 2 ? 2 : 0;
 
 	snprintf(val, sizeof(val), "%d", SCAN_MS);
-	for (i = 0; i < 2; i++)
-		if (balancing_knob(knobs[i], saved[i], val))
-			ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
+	if (balancing_knobs_set(knobs, vals, 2, saved, &i))
+		ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
 
 	if (pin_to_node(0))
 		ksft_exit_fail_msg("cannot pin to node 0\n");
@@ -107,7 +107,6 @@ int main(void)
 			 "B's faults on A's migrated pages are shared (want >= %d%%)\n",
 			 MIN_SHARED_PCT);
 
-	for (i = 0; i < 2; i++)
-		balancing_knob(knobs[i], NULL, saved[i]);
+	balancing_knobs_restore(knobs, 2, saved);
 	ksft_finished();
 }

@@ -36,7 +36,7 @@
  * scan_delay_ms too: a new task's scan period starts there, and the writer
  * is the only task of the process that runs, so its period paces the scan.
  */
-static const char *knobs[] = {
+static const char *const knobs[] = {
 	"scan_delay_ms", "scan_period_min_ms", "scan_period_max_ms",
 };
 #define NR_KNOBS	3
@@ -80,6 +80,7 @@ int main(void)
 	long counts[MAX_NODES];
 	pthread_t thread;
 	char val[16];
+	const char *const vals[NR_KNOBS] = { val, val, val };
 	double t;
 	int on, i;
 
@@ -89,9 +90,8 @@ int main(void)
 	ksft_set_plan(2);
 
 	snprintf(val, sizeof(val), "%d", SCAN_MS);
-	for (i = 0; i < NR_KNOBS; i++)
-		if (balancing_knob(knobs[i], saved[i], val))
-			ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
+	if (balancing_knobs_set(knobs, vals, NR_KNOBS, saved, &i))
+		ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
 
 	if (pin_to_node(0))
 		ksft_exit_fail_msg("cannot pin to node 0\n");
@@ -128,7 +128,6 @@ int main(void)
 
 	stop = 1;
 	pthread_join(thread, NULL);
-	for (i = 0; i < NR_KNOBS; i++)
-		balancing_knob(knobs[i], NULL, saved[i]);
+	balancing_knobs_restore(knobs, NR_KNOBS, saved);
 	ksft_finished();
 }
