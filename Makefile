@@ -20,7 +20,7 @@ RUN_CONFIG	?= numa-default
 OPTS		?=
 empty		:=
 space		:= $(empty) $(empty)
-NAME		?= $(subst $(space),+,$(strip $(CONFIG) $(subst =,-,$(OPTS))))
+NAME		?= $(subst $(space),+,$(strip $(notdir $(CONFIG:.config=)) $(subst =,-,$(OPTS))))
 BZIMAGE		 = $(BUILD)/$(NAME)/arch/x86/boot/bzImage
 KCONFIG		 = $(BUILD)/$(NAME)/.config
 
@@ -61,7 +61,7 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig initramfs boot run matrix bench stress stress-selftest check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig savefrag initramfs boot run matrix bench stress stress-selftest check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -81,9 +81,12 @@ export-glue: ## export commits made by hand in KSRC into patches/TOPIC and the s
 kernel: tree ## build bzImage for CONFIG/OPTS into BUILD/NAME
 	@scripts/kernel.sh
 
-menuconfig: tree ## choose the features interactively for CONFIG/OPTS's build
+menuconfig: tree ## choose the features interactively for CONFIG/OPTS's build (keep the choice: savefrag)
 	@scripts/kernel.sh --configure-only
 	$(MAKE) -C $(KSRC) O=$(BUILD)/$(NAME) menuconfig
+
+savefrag: ## save CONFIG/OPTS's .config (after menuconfig) as configs/FRAG.config, for CONFIG=FRAG
+	@FRAG=$(FRAG) scripts/savefrag.sh
 
 initramfs: kernel ## build the guest's initramfs (test and demo)
 	@MODE=test scripts/initramfs.sh >/dev/null

@@ -26,6 +26,7 @@
 set -u
 
 here=$(dirname "$(realpath "$0")")
+. "$here/lib.sh"
 . "$here/../qemu/lib/ktap.sh"
 
 O=${1:?usage: build-economy.sh BUILD_DIR [SYMBOL...]}
@@ -34,7 +35,7 @@ MAX=${ECONOMY_MAX:-10}
 EXEMPT=${ECONOMY_EXEMPT-NUMA_CPUPID}
 [ -f "$O/vmlinux" ] || { echo "numa-sched: error: $O holds no finished build" >&2; exit 1; }
 if [ $# = 0 ]; then
-	set -- $(sed -n 's/^config \(NUMA_[A-Z_]*\)$/\1/p' "$here/../Kconfig.numa" | grep -v _KUNIT_TEST)
+	set -- $(numa_features)
 fi
 
 ktap_header

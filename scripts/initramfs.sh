@@ -86,7 +86,7 @@ done
 # The feature options the kernel was built with, for the tests to know
 # which state to check. Options absent from .config are off.
 features=""
-for o in NUMA_BALANCING NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER; do
+for o in NUMA_BALANCING $(numa_features); do
 	if grep -qx "CONFIG_$o=y" "$KCONFIG"; then
 		features="$features $o=y"
 	else

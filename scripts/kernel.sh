@@ -4,19 +4,25 @@
 # make kernel: configure and build one bzImage from KSRC into its own O=
 # directory, $BUILD/$NAME.
 #
-# The configuration is tinyconfig plus configs/qemu.config plus the
-# fragments named in CONFIG (names of files in configs/, without .config),
-# plus OPTS, a list of NAME=y|n that is turned into one more fragment:
+# The configuration is tinyconfig plus the guest base, configs/qemu.config
+# and configs/kunit.config (the features' KUnit suites, for those features
+# that are on), plus the fragments named in CONFIG (names of files in
+# configs/, without .config), plus OPTS, a list of NAME=y|n that is turned
+# into one more fragment:
 #
 #   CONFIG=numa-all                       (the default kernel)
 #   CONFIG="numa-all no-swap"
 #   OPTS="NUMA_CPUPID=y NUMA_GROUPS=n"    (on top of CONFIG)
+#   CONFIG=/path/to/mine.config           (a fragment kept elsewhere)
 #
 # The tree's merge_config.sh does the merge and reports every requested
 # value that Kconfig dropped; here that report is an error, since a kernel
 # that silently lacks an option would make every later result a lie.
 # The new .config replaces the build's only when it differs, so an
-# unchanged configuration keeps the build incremental.
+# unchanged configuration keeps the build incremental. A .config changed
+# since this script wrote it (make menuconfig) is never overwritten: when
+# the fragments would change it back, the script stops and names the
+# command that keeps the change (make savefrag) and the one that drops it.
 #
 # SEED names a finished build directory of the same tree: a build
 # directory that does not exist yet starts as a copy of it, and kbuild
@@ -50,10 +56,16 @@ O=$BUILD/$NAME
 [ ! -e "$KSRC/.config" ] ||
 	die "$KSRC/.config exists: the tree was configured in place; O= builds need 'make -C $KSRC mrproper'"
 
-frags="kernel/configs/tiny.config arch/x86/configs/tiny.config $REPO/configs/qemu.config"
+frags="kernel/configs/tiny.config arch/x86/configs/tiny.config $REPO/configs/qemu.config $REPO/configs/kunit.config"
 for c in $CONFIG; do
-	f=$REPO/configs/$c.config
-	[ -f "$f" ] || die "no fragment configs/$c.config (have: $(cd "$REPO/configs" && ls *.config | sed 's/\.config$//' | tr '\n' ' '))"
+	case "$c" in
+	qemu | kunit) die "configs/$c.config is part of every build's base; CONFIG names features (have: $(cd "$REPO/configs" && ls *.config | sed 's/\.config$//' | grep -vx 'qemu\|kunit' | tr '\n' ' '))" ;;
+	esac
+	case "$c" in
+	*/*) f=$(abspath "$c") ;;	# a fragment kept elsewhere (make savefrag FRAG=path)
+	*) f=$REPO/configs/$c.config ;;
+	esac
+	[ -f "$f" ] || die "no fragment $(case "$c" in */*) echo "$f" ;; *) echo "configs/$c.config" ;; esac) (have: $(cd "$REPO/configs" && ls *.config | sed 's/\.config$//' | grep -vx 'qemu\|kunit' | tr '\n' ' '))"
 	frags="$frags $f"
 done
 
@@ -108,31 +120,30 @@ if ! (cd "$KSRC" && flock "$KSRC.lock" scripts/kconfig/merge_config.sh -n -O "$s
 	die "configuration of $NAME failed"
 fi
 # Hold the result to what this project's fragments ask for (tinyconfig's
-# own carry 32-bit choices that do not exist on x86_64). merge_config.sh's
-# "Value requested ... not in final .config" is not quite the test: an
-# option asked to be off whose menu is hidden is absent, and that is off.
-# The last fragment to name an option wins, as in the merge.
-ours=$(for f in $frags; do case "$f" in /*) echo "$f" ;; esac; done)
-dropped=$(awk '
-	FILENAME != final {
-		if ($0 ~ /^CONFIG_[A-Z0-9_]+=/) { split($0, kv, "="); want[kv[1]] = $0 }
-		else if ($0 ~ /^# CONFIG_[A-Z0-9_]+ is not set$/) want[$2] = "off"
-		next
-	}
-	/^CONFIG_[A-Z0-9_]+=/ { split($0, kv, "="); have[kv[1]] = $0 }
-	END {
-		for (sym in want) {
-			if (want[sym] == "off" ? (sym in have) : have[sym] != want[sym])
-				printf "    %s: requested %s, got %s\n", sym,
-					want[sym] == "off" ? "off" : want[sym],
-					(sym in have) ? have[sym] : "off"
-		}
-	}' final="$scratch/.config" $ours "$scratch/.config")
+# own carry 32-bit choices that do not exist on x86_64; kunit.config's
+# suites follow their features).
+ours=$(for f in $frags; do case "$f" in /*/kunit.config) ;; /*) echo "$f" ;; esac; done)
+dropped=$(config_dropped "$scratch/.config" $ours)
 if [ -n "$dropped" ]; then
 	{
 		echo "numa-sched: error: Kconfig dropped requested options for $NAME:"
-		echo "$dropped" | sort
+		echo "$dropped"
 		echo "(a dependency is not met: see the options' 'depends on' in menuconfig)"
+	} >&2
+	exit 1
+fi
+# A hand-made .config (make menuconfig) is the user's choice: keep it, or
+# stop before undoing it.
+written=$scratch/written.sha256
+if [ -f "$O/.config" ] && [ -f "$written" ] &&
+   [ "$(sha256sum <"$O/.config")" != "$(cat "$written")" ] &&
+   ! cmp -s "$scratch/.config" "$O/.config"; then
+	{
+		echo "numa-sched: error: $O/.config was changed since make kernel wrote it"
+		echo "(make menuconfig?), and CONFIG='$CONFIG' OPTS='$OPTS' would change it back:"
+		(cd "$KSRC" && scripts/diffconfig "$scratch/.config" "$O/.config") | sed 's/^/    /'
+		echo "Keep it:    make savefrag FRAG=mine CONFIG='$CONFIG' OPTS='$OPTS', then CONFIG=mine"
+		echo "Discard it: rm $O/.config"
 	} >&2
 	exit 1
 fi
@@ -140,6 +151,7 @@ if ! cmp -s "$scratch/.config" "$O/.config"; then
 	cp "$scratch/.config" "$O/.config"
 	info "$NAME: new .config"
 fi
+sha256sum <"$O/.config" >"$written"
 info "config $NAME: ok ($(( $(date +%s) - start ))s)"
 [ "${1:-}" = --configure-only ] && exit 0
 
@@ -162,4 +174,6 @@ fi
 if grep -E ': (warning|error):' "$O/build.log" >&2; then
 	die "build of $NAME printed warnings (full log: $O/build.log)"
 fi
+# kbuild's syncconfig may have rewritten .config: that is not a hand edit.
+sha256sum <"$O/.config" >"$written"
 info "build $NAME: ok ($(( $(date +%s) - start ))s) -> $O/arch/x86/boot/bzImage"

@@ -31,6 +31,51 @@ is_inside()
 	return 1
 }
 
+# numa_features: the feature options of Kconfig.numa, in its order, its
+# KUnit test options left out. The one list of features every script
+# uses: a new option in Kconfig.numa is a new feature everywhere.
+numa_features()
+{
+	sed -n 's/^config \(NUMA_[A-Z0-9_]*\)$/\1/p' "$(dirname "${BASH_SOURCE[0]}")/../Kconfig.numa" |
+		grep -v '_KUNIT_TEST$'
+}
+
+# feature_letter OPTION: the option's letter in the matrix's row names,
+# the first of its last word (NUMA_CPUPID C, NUMA_MIGRATE_DEFER D).
+feature_letter()
+{
+	local w=${1##*_}
+
+	echo "${w:0:1}"
+}
+
+# config_dropped FINAL FRAGMENT...: what the fragments ask for that the
+# .config FINAL does not have, one "SYM: requested X, got Y" line each;
+# nothing when Kconfig kept every value. The last fragment to name an
+# option wins, as in merge_config.sh. An option asked to be off that is
+# absent from FINAL (its menu hidden) is off.
+config_dropped()
+{
+	local final=$1
+
+	shift
+	awk '
+		FILENAME != final {
+			if ($0 ~ /^CONFIG_[A-Z0-9_]+=/) { split($0, kv, "="); want[kv[1]] = $0 }
+			else if ($0 ~ /^# CONFIG_[A-Z0-9_]+ is not set$/) want[$2] = "off"
+			next
+		}
+		/^CONFIG_[A-Z0-9_]+=/ { split($0, kv, "="); have[kv[1]] = $0 }
+		END {
+			for (sym in want) {
+				if (want[sym] == "off" ? (sym in have) : have[sym] != want[sym])
+					printf "    %s: requested %s, got %s\n", sym,
+						want[sym] == "off" ? "off" : want[sym],
+						(sym in have) ? have[sym] : "off"
+			}
+		}' final="$final" "$@" "$final" | sort
+}
+
 # ktap_counts JSON...: "PASSED FAILED SKIPPED ERRORS", summed over the
 # test cases of the kunit.py parse --json documents named
 # (scripts/ktap-count.py; a missing one is an error; none named: zeros).

@@ -62,8 +62,11 @@ MATRIX_ROWS=${MATRIX_ROWS:-$REPO/configs/matrix.tsv}
 TESTS_UPSTREAM=${TESTS_UPSTREAM:-topology.sh balancing.sh proc_sched migrate_to_threads}
 PRISTINE=$WORK/pristine/linux
 MDIR=$OUT/matrix
-FEATURES=(NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER)
-LETTERS=(C G S F D)
+mapfile -t FEATURES < <(numa_features)
+LETTERS=()
+for f in "${FEATURES[@]}"; do
+	LETTERS+=("$(feature_letter "$f")")
+done
 # The rows' JSON goes to make test's KTAP_JSON_DIR at the end, not from
 # each boot: a row kept from an earlier run has its results too.
 JSON_DEST=${KTAP_JSON_DIR:-}
@@ -79,8 +82,8 @@ esac
 [ -r "$MATRIX_ROWS" ] || die "no matrix rows file $MATRIX_ROWS"
 mkdir -p "$MDIR/rows" "$MDIR/logs" "$MDIR/img"
 
-# opts MASK: the OPTS of a combination, bit i for FEATURES[i], each option
-# on with its KUnit suite when it has one.
+# opts MASK: the OPTS of a combination, bit i for FEATURES[i] (the KUnit
+# suites of those on come with every build's base, configs/kunit.config).
 opts()
 {
 	local i o=""
@@ -88,8 +91,6 @@ opts()
 	for i in "${!FEATURES[@]}"; do
 		if (( $1 >> i & 1 )); then
 			o="$o ${FEATURES[$i]}=y"
-			grep -q "^config ${FEATURES[$i]}_KUNIT_TEST\$" "$REPO/Kconfig.numa" &&
-				o="$o ${FEATURES[$i]}_KUNIT_TEST=y"
 		else
 			o="$o ${FEATURES[$i]}=n"
 		fi
@@ -457,11 +458,10 @@ if [ -n "$JSON_DEST" ]; then
 fi
 
 # The table: text, Markdown, JSON.
-python3 - "$MDIR" "${names[@]}" <<'EOF'
+python3 - "$MDIR" "$(numa_features | sed 's/^NUMA_//; s/^MIGRATE_//' | tr '\n' ' ')" "${names[@]}" <<'EOF'
 import json, os, sys
 
-mdir, names = sys.argv[1], sys.argv[2:]
-feats = ["CPUPID", "GROUPS", "SWAP", "FBQ", "DEFER"]
+mdir, feats, names = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
 rows = []
 for name in names:
     path = os.path.join(mdir, "rows", name + ".tsv")

@@ -9,6 +9,7 @@
 set -eu
 
 here=$(dirname "$(realpath "$0")")
+. "$here/../scripts/lib.sh"
 . "$here/../qemu/lib/ktap.sh"
 
 kernel=$here/../scripts/kernel.sh
@@ -17,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 ktap_header
 [ -f "${KSRC:-}/kernel/sched/Kconfig.numa" ] || ktap_exit_skip "no tree at KSRC: run make tree"
-ktap_plan 7
+ktap_plan 10
 
 # configure NAME CONFIG OPTS: the configuration step alone.
 configure()
@@ -59,11 +60,11 @@ grep -q 'configured in place' "$tmp/out" || r=1
 ktap_result $r "a tree configured in place is refused"
 
 # configs/numa-default spells out Kconfig.numa's defaults (the builds start
-# from tinyconfig, where nothing takes its default): each of the five
-# options is on in the fragment exactly when its Kconfig entry says
+# from tinyconfig, where nothing takes its default): each feature option
+# is on in the fragment exactly when its Kconfig entry says
 # "default y". Fails on a fragment with NUMA_MIGRATE_DEFER=y (tried).
 r=0
-for o in NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER; do
+for o in $(numa_features); do
 	want=n
 	awk -v c="config $o" '$0 == c { on = 1; next } /^(config|menu|endmenu)/ { on = 0 }
 		on && $1 == "default" && $2 == "y" { found = 1 } END { exit !found }' \
@@ -75,5 +76,44 @@ for o in NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER; do
 	[ "$want" = "$got" ] || { echo "# $o: Kconfig default $want, numa-default $got"; r=1; }
 done
 ktap_result $r "configs/numa-default sets every option to its Kconfig default"
+
+# The KUnit suites come with every build (configs/kunit.config) for the
+# features that are on, and a feature that is off drops its suite without
+# an error. Fails when kernel.sh checks kunit.config like a feature
+# fragment (tried: every build without NUMA_CPUPID then fails, "Kconfig
+# dropped requested options", from case 1 on).
+r=0
+configure kall numa-all "" || r=1
+configure kncp no-cpupid "" || { cat "$tmp/out"; r=1; }
+for o in NUMA_CPUPID NUMA_GROUPS NUMA_FBQ; do
+	grep -qx "CONFIG_${o}_KUNIT_TEST=y" "$tmp/kall/.config" || r=1
+done
+grep -q 'CONFIG_NUMA_CPUPID_KUNIT_TEST=y' "$tmp/kncp/.config" && r=1
+grep -qx 'CONFIG_NUMA_FBQ_KUNIT_TEST=y' "$tmp/kncp/.config" || r=1
+ktap_result $r "the KUnit suites follow their features (configs/kunit.config)"
+
+# menuconfig round trip, scripted: what make menuconfig saves (an option
+# turned off, then olddefconfig as conf does on save) is not undone by
+# the next make kernel, which stops and names make savefrag; the fragment
+# savefrag writes builds that .config again. Fails when kernel.sh copies
+# its merge over a changed .config (tried: NUMA_GROUPS came back on).
+configure mc numa-all "" || true
+"$KSRC/scripts/config" --file "$tmp/mc/.config" -d NUMA_GROUPS
+make -s -C "$KSRC" O="$tmp/mc" olddefconfig >/dev/null 2>&1
+cp "$tmp/mc/.config" "$tmp/chosen"
+if configure mc numa-all ""; then r=1; else r=0; fi
+grep -q 'make savefrag' "$tmp/out" && grep -q 'NUMA_GROUPS' "$tmp/out" || r=1
+cmp -s "$tmp/chosen" "$tmp/mc/.config" || r=1
+grep -qx '# CONFIG_NUMA_GROUPS is not set' "$tmp/mc/.config" || r=1
+ktap_result $r "a .config changed by hand is kept, and make kernel names make savefrag"
+
+r=0
+KSRC=$KSRC BUILD=$tmp NAME=mc FRAG=$tmp/frag/mine.config \
+	"$here/../scripts/savefrag.sh" >"$tmp/out" 2>&1 || { cat "$tmp/out"; r=1; }
+grep -qx '# CONFIG_NUMA_GROUPS is not set' "$tmp/frag/mine.config" || r=1
+grep -q '_KUNIT_TEST=y' "$tmp/frag/mine.config" && r=1
+configure mine "$tmp/frag/mine.config" "" || { cat "$tmp/out"; r=1; }
+cmp -s "$tmp/chosen" "$tmp/mine/.config" || r=1
+ktap_result $r "make savefrag's fragment builds the chosen .config again"
 
 ktap_finished
