@@ -61,7 +61,7 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig savefrag initramfs boot run matrix bench stress stress-selftest check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig savefrag distro-config initramfs boot run matrix bench stress stress-selftest check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -84,6 +84,9 @@ kernel: tree ## build bzImage for CONFIG/OPTS into BUILD/NAME
 menuconfig: tree ## choose the features interactively for CONFIG/OPTS's build (keep the choice: savefrag)
 	@scripts/kernel.sh --configure-only
 	$(MAKE) -C $(KSRC) O=$(BUILD)/$(NAME) menuconfig
+
+distro-config: tree ## merge each feature fragment onto Debian's amd64 config (linux-config-6.1): Kconfig keeps every value
+	@scripts/distro-config.sh
 
 savefrag: ## save CONFIG/OPTS's .config (after menuconfig) as configs/FRAG.config, for CONFIG=FRAG
 	@FRAG=$(FRAG) scripts/savefrag.sh

@@ -68,10 +68,9 @@ config_dropped()
 		/^CONFIG_[A-Z0-9_]+=/ { split($0, kv, "="); have[kv[1]] = $0 }
 		END {
 			for (sym in want) {
-				if (want[sym] == "off" ? (sym in have) : have[sym] != want[sym])
-					printf "    %s: requested %s, got %s\n", sym,
-						want[sym] == "off" ? "off" : want[sym],
-						(sym in have) ? have[sym] : "off"
+				got = (sym in have) ? have[sym] : "off"
+				if (want[sym] == "off" ? got != "off" : got != want[sym])
+					printf "    %s: requested %s, got %s\n", sym, want[sym], got
 			}
 		}' final="$final" "$@" "$final" | sort
 }
