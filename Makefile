@@ -122,8 +122,9 @@ check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpat
 check-selftest: ## prove make check fails on planted bugs, in a scratch WORK (slow)
 	@scripts/check-selftest.sh
 
-series: kernel ## export the series with a cover letter into WORK/series; check it rebuilds the same vmlinux
+series: kernel ## export the series with a cover letter into WORK/series; check every commit builds and the same vmlinux
 	@SERIES_DIR=$(WORK)/series scripts/series.sh
+	@scripts/bisect.sh
 	@SERIES_DIR=$(WORK)/series scripts/reproducible.sh
 
 unit: tree ## host-side unit tests of the scripts (tests/*.sh)

@@ -5,11 +5,19 @@
 # pristine linux-source-6.1, with a cover letter, into SERIES_DIR.
 #
 # The series is built in KSRC's object store without touching its work
-# tree: first one commit per feature adding its slice files (new files
-# that nothing references yet, so every step builds), the first of them
-# with the menu and the documentation; then the glue commits, each
-# replayed on top with the slices present. The tip is kept as
-# refs/numa-sched/series.
+# tree: the glue commits of patches/series replayed in order, each with
+# the slice files patches/slices assigns to it (the commit that first
+# builds or includes a file brings it, so that the file and the upstream
+# lines it replaces are one commit, and every commit builds: make series
+# checks that with scripts/bisect.sh). The tip is kept as
+# refs/numa-sched/series. Then the exported patches are applied with git
+# am onto pristine in a scratch worktree, and the result must be make
+# tree's tree, file for file.
+#
+# Author and date: SERIES_AUTHOR ("Name <address>"), else the user's git
+# identity (git config user.name and user.email); SERIES_DATE, else the
+# date of the repository's last commit, so that the same work exports
+# the same series.
 #
 # The cover letter is patches/cover-letter.txt (its first line the
 # subject), followed by what each option does and needs (from
@@ -17,7 +25,7 @@
 # exist under OUT. cover-letter.txt also gives the reason for each kind of
 # checkpatch warning the series is allowed (scripts/check.sh enforces it).
 #
-# Environment: KSRC, OUT, SERIES_DIR.
+# Environment: KSRC, OUT, SERIES_DIR, SERIES_AUTHOR, SERIES_DATE.
 
 set -eu
 
@@ -32,92 +40,113 @@ is_inside "$SERIES_DIR" "$REPO" && die "SERIES_DIR=$SERIES_DIR is inside the rep
 [ -f "$STATE/manifest" ] || die "no manifest in $KSRC: run make tree"
 
 git=(git -C "$KSRC")
+if [ -z "${SERIES_AUTHOR:-}" ]; then
+	name=$(git -C "$REPO" config user.name || true)
+	email=$(git -C "$REPO" config user.email || true)
+	[ -n "$name" ] && [ -n "$email" ] ||
+		die "no author for the series: set git config user.name and user.email, or SERIES_AUTHOR='Name <address>'"
+	SERIES_AUTHOR="$name <$email>"
+fi
+case "$SERIES_AUTHOR" in
+?*" <"?*@?*">") ;;
+*) die "SERIES_AUTHOR='$SERIES_AUTHOR' is not 'Name <address>'" ;;
+esac
+SERIES_DATE=${SERIES_DATE:-$(git -C "$REPO" log -1 --format=%cI)}
 export GIT_INDEX_FILE=$STATE/series.index
-export GIT_AUTHOR_NAME="numa-sched maintainers" GIT_AUTHOR_EMAIL="numa-sched@example.org"
+export GIT_AUTHOR_NAME="${SERIES_AUTHOR% <*}" GIT_AUTHOR_EMAIL="${SERIES_AUTHOR##*<}"
+GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL%>}
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
-# Fixed dates: the same work exports the same series.
-export GIT_AUTHOR_DATE="2013-09-27T14:26:45Z" GIT_COMMITTER_DATE="2013-09-27T14:26:45Z"
+export GIT_AUTHOR_DATE="$SERIES_DATE" GIT_COMMITTER_DATE="$SERIES_DATE"
 
-# feature FILE: which commit a copied file belongs to.
-feature()
-{
-	case "$(basename "$1")" in
-	*numa_cpupid* | *cpupid*) echo NUMA_CPUPID ;;
-	*numa_groups* | *numa_group*) echo NUMA_GROUPS ;;
-	*numa_swap*) echo NUMA_SWAP ;;
-	*numa_fbq*) echo NUMA_FBQ ;;
-	*numa_migrate_defer*) echo NUMA_MIGRATE_DEFER ;;
-	*) echo base ;;
-	esac
-}
+# The series' patches in order, as "topic/NNNN".
+mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$REPO/patches/series" |
+	sed -E 's|^([^/]+/[0-9]{4})-.*|\1|')
+mapfile -t commits < <("${git[@]}" rev-list --reverse pristine..HEAD)
+[ ${#patches[@]} = ${#commits[@]} ] ||
+	die "KSRC has ${#commits[@]} glue commits, patches/series ${#patches[@]} patches: run make tree"
 
-# add_files FEATURE: stage the manifest's files of FEATURE in the index.
-add_files()
-{
-	local sha path blob n=0
-
-	while read -r sha path; do
-		[ "$(feature "$path")" = "$1" ] || continue
-		blob=$("${git[@]}" hash-object -w -- "$path")
-		"${git[@]}" update-index --add --cacheinfo "100644,$blob,$path"
-		n=$((n + 1))
-	done <"$STATE/manifest"
-	echo "$n"
-}
-
-subject_of()
-{
-	case "$1" in
-	base) echo "sched/numa: add the NUMA balancing feature menu and its documentation" ;;
-	*) echo "sched/numa: add the CONFIG_$1 slice" ;;
-	esac
-}
-
-body_of()
-{
-	case "$1" in
-	base)
-		cat <<-EOF
-		The features of "Basic scheduler support for automatic NUMA
-		balancing" (Gorman, Zijlstra, van Riel, 2013) become options of
-		their own, so that a kernel can be built with any subset of them.
-		This adds their menu, kernel/sched/Kconfig.numa, and the page
-		that documents them; nothing sources or builds them yet.
-		EOF
-		;;
-	*)
-		cat <<-EOF
-		The code of CONFIG_$1, in files of its own. Nothing includes or
-		builds them yet: the glue patches later in this series do.
-		EOF
-		;;
-	esac
-}
+# patches/slices: every copied file exactly once, every patch a real one.
+slices=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/slices")
+bad=$(awk '{ print $2 }' "$STATE/manifest" | while read -r f; do
+	n=$(echo "$slices" | awk -v f="$f" '$2 == f' | wc -l)
+	[ "$n" = 1 ] || echo "    $f: listed $n times in patches/slices"
+done)
+bad=$bad$(echo "$slices" | while read -r p f; do
+	printf '%s\n' "${patches[@]}" | grep -qx "$p" || echo "    $p ($f): no such patch in patches/series"
+	awk '{ print $2 }' "$STATE/manifest" | grep -qx "$f" || echo "    $f: not a file make tree copies"
+done)
+[ -z "$bad" ] || die "patches/slices does not match the series and src/:
+$bad"
 
 rm -f "$GIT_INDEX_FILE"
 "${git[@]}" read-tree pristine
 tip=$("${git[@]}" rev-parse pristine)
-for f in base NUMA_CPUPID NUMA_GROUPS NUMA_SWAP NUMA_FBQ NUMA_MIGRATE_DEFER; do
-	n=$(add_files "$f")
-	[ "$n" != 0 ] || continue
-	tree=$("${git[@]}" write-tree)
-	tip=$({ subject_of "$f"; echo; body_of "$f"; echo; echo "Signed-off-by: $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"; } |
-		"${git[@]}" commit-tree "$tree" -p "$tip")
-done
-
-# Replay the glue: each commit's changes on top of what is staged.
-for c in $("${git[@]}" rev-list --reverse pristine..HEAD); do
+for i in "${!commits[@]}"; do
+	c=${commits[$i]}
 	"${git[@]}" diff --binary "$c^" "$c" | "${git[@]}" apply --cached
+	added=""
+	for f in $(echo "$slices" | awk -v p="${patches[$i]}" '$1 == p { print $2 }'); do
+		blob=$("${git[@]}" hash-object -w -- "$f")
+		"${git[@]}" update-index --add --cacheinfo "100644,$blob,$f"
+		added="$added $f"
+	done
 	tree=$("${git[@]}" write-tree)
-	tip=$("${git[@]}" log -1 --format=%B "$c" | "${git[@]}" commit-tree "$tree" -p "$tip")
+	# The message, with the files this commit adds named before the
+	# sign-off, and the author's own sign-off.
+	tip=$("${git[@]}" log -1 --format=%B "$c" |
+		NEW_FILES=$([ -z "$added" ] || echo "New file$([ $(echo $added | wc -w) = 1 ] || echo s): $(echo $added | sed 's/ /, /g')." |
+			fold -s -w 72 | sed 's/ *$//') \
+		awk -v me="Signed-off-by: $SERIES_AUTHOR" '
+			/^Signed-off-by:/ { next }
+			{ line[++n] = $0 }
+			END {
+				while (n > 0 && line[n] == "") n--
+				for (i = 1; i <= n; i++) print line[i]
+				if (ENVIRON["NEW_FILES"] != "") {
+					print ""
+					print ENVIRON["NEW_FILES"]
+				}
+				print ""
+				print me
+			}' |
+		"${git[@]}" commit-tree "$tree" -p "$tip")
 done
 "${git[@]}" update-ref refs/numa-sched/series "$tip"
 rm -f "$GIT_INDEX_FILE"
+
+# make tree's tree: KSRC's glue with the copied slices.
+export GIT_INDEX_FILE=$STATE/tree.index
+rm -f "$GIT_INDEX_FILE"
+"${git[@]}" read-tree HEAD
+while read -r sha f; do
+	blob=$("${git[@]}" hash-object -w -- "$f")
+	"${git[@]}" update-index --add --cacheinfo "100644,$blob,$f"
+done <"$STATE/manifest"
+want=$("${git[@]}" write-tree)
+rm -f "$GIT_INDEX_FILE"
+unset GIT_INDEX_FILE
+[ "$("${git[@]}" rev-parse "refs/numa-sched/series^{tree}")" = "$want" ] ||
+	die "the series' tip is not make tree's tree: $("${git[@]}" diff --stat "$want" refs/numa-sched/series | tail -n 1)"
 
 rm -rf "$SERIES_DIR"
 mkdir -p "$SERIES_DIR"
 "${git[@]}" format-patch -q --cover-letter --zero-commit --no-signature \
 	-o "$SERIES_DIR" pristine..refs/numa-sched/series
+
+# git am of the exported patches onto pristine gives make tree's tree.
+amtree=$(dirname "$KSRC")/series-am
+rm -rf "$amtree"
+"${git[@]}" worktree prune
+"${git[@]}" worktree add -q --detach "$amtree" pristine
+if ! git -C "$amtree" -c user.name="$GIT_AUTHOR_NAME" -c user.email="$GIT_AUTHOR_EMAIL" \
+	am -q $(ls "$SERIES_DIR"/0*.patch | grep -v '/0000-cover-letter.patch$') >"$SERIES_DIR/.am.log" 2>&1 ||
+   [ "$(git -C "$amtree" rev-parse "HEAD^{tree}")" != "$want" ]; then
+	cat "$SERIES_DIR/.am.log" >&2
+	git -C "$amtree" diff --stat "$want" HEAD >&2 || true
+	die "git am of $SERIES_DIR onto pristine does not give make tree's tree"
+fi
+rm -rf "$amtree" "$SERIES_DIR/.am.log"
+"${git[@]}" worktree prune
 
 # The cover letter's text.
 n=$(ls "$SERIES_DIR" | grep -vc '^0000-')
