@@ -114,14 +114,16 @@ static struct numa_group *deref_curr_numa_group(struct task_struct *p)
 	return rcu_dereference_protected(p->numa_group, p == current);
 }
 
-/* faults/total in per-mille, safe from overflow on huge counts. */
+/*
+ * faults/total in per-mille, safe from overflow on huge counts. Not
+ * clamped: with the nearby-node scores of a backplane or glueless mesh
+ * topology, faults may exceed total, and 6.1 compares such weights.
+ */
 static inline unsigned long numa_fault_permille(unsigned long faults,
 						unsigned long total)
 {
 	if (!total)
 		return 0;
-	if (faults >= total)
-		return NUMA_WEIGHT_SCALE;
 	return mul_u64_u64_div_u64(faults, NUMA_WEIGHT_SCALE, total);
 }
 
