@@ -15,7 +15,8 @@
 # tree's tree, file for file.
 #
 # Author and date: SERIES_AUTHOR ("Name <address>"), else the user's git
-# identity (git config user.name and user.email); SERIES_DATE, else the
+# identity (git config user.name and user.email), else the author of the
+# repository's last commit (a fresh clone on a CI machine); SERIES_DATE, else the
 # date of the repository's last commit, so that the same work exports
 # the same series.
 #
@@ -43,9 +44,12 @@ git=(git -C "$KSRC")
 if [ -z "${SERIES_AUTHOR:-}" ]; then
 	name=$(git -C "$REPO" config user.name || true)
 	email=$(git -C "$REPO" config user.email || true)
-	[ -n "$name" ] && [ -n "$email" ] ||
-		die "no author for the series: set git config user.name and user.email, or SERIES_AUTHOR='Name <address>'"
-	SERIES_AUTHOR="$name <$email>"
+	if [ -n "$name" ] && [ -n "$email" ]; then
+		SERIES_AUTHOR="$name <$email>"
+	else
+		SERIES_AUTHOR=$(git -C "$REPO" log -1 --format='%an <%ae>')
+		info "series: no git identity here, the author is that of the last commit, $SERIES_AUTHOR (or set SERIES_AUTHOR)"
+	fi
 fi
 case "$SERIES_AUTHOR" in
 ?*" <"?*@?*">") ;;
