@@ -36,6 +36,8 @@ static void numa_groups_permille_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, numa_fault_permille(ULONG_MAX / 4, big), 499UL);
 	KUNIT_EXPECT_EQ(test, numa_fault_permille(ULONG_MAX - 1, ULONG_MAX),
 			999UL);
+	KUNIT_EXPECT_EQ(test, numa_fault_permille(ULONG_MAX, ULONG_MAX), 1000UL);
+	KUNIT_EXPECT_EQ(test, numa_fault_permille(ULONG_MAX, big), 2000UL);
 	KUNIT_EXPECT_EQ(test, numa_fault_permille(ULONG_MAX / 1000 + 1,
 						  ULONG_MAX / 1000 * 4), 250UL);
 }
