@@ -11,10 +11,10 @@
 # final tree. One KTAP case per commit; a build that fails or warns is a
 # failure, and its log is kept.
 #
-# Seen to fail: with patches/slices assigning numa_groups.c to swap/0001,
-# the commit of groups/0001 did not build (fair.c includes the missing
-# file), and so did the series before this script, where the debugfs hook
-# (numa_debugfs_init()) came before the knob and FBQ files it calls.
+# Seen to fail, on the series as it was: the commit that builds the
+# {cpu,pid} KUnit test came before the one that adds <linux/page_cpupid.h>,
+# which the test includes ("fatal error: linux/page_cpupid.h: No such file
+# or directory" at commit 5); the two are now the other way round.
 #
 # Environment: KSRC, WORK, JOBS, BISECT_COMMITS (numbers of the commits
 # to build, 1 the first; default all of them).
