@@ -56,16 +56,20 @@ O=$BUILD/$NAME
 [ ! -e "$KSRC/.config" ] ||
 	die "$KSRC/.config exists: the tree was configured in place; O= builds need 'make -C $KSRC mrproper'"
 
-frags="kernel/configs/tiny.config arch/x86/configs/tiny.config $REPO/configs/qemu.config $REPO/configs/kunit.config"
+# known: the fragments CONFIG may name, for the error messages.
+known()
+{
+	(cd "$REPO/configs" && ls *.config) | sed 's/\.config$//' | grep -vx 'qemu\|kunit' | tr '\n' ' '
+}
+
+frags=$(guest_base)
 for c in $CONFIG; do
 	case "$c" in
-	qemu | kunit) die "configs/$c.config is part of every build's base; CONFIG names features (have: $(cd "$REPO/configs" && ls *.config | sed 's/\.config$//' | grep -vx 'qemu\|kunit' | tr '\n' ' '))" ;;
+	qemu | kunit) die "configs/$c.config is part of every build's base; CONFIG names features (have: $(known))" ;;
+	*/*) f=$(abspath "$c") name=$f ;;	# a fragment kept elsewhere (make savefrag FRAG=path)
+	*) f=$REPO/configs/$c.config name=configs/$c.config ;;
 	esac
-	case "$c" in
-	*/*) f=$(abspath "$c") ;;	# a fragment kept elsewhere (make savefrag FRAG=path)
-	*) f=$REPO/configs/$c.config ;;
-	esac
-	[ -f "$f" ] || die "no fragment $(case "$c" in */*) echo "$f" ;; *) echo "configs/$c.config" ;; esac) (have: $(cd "$REPO/configs" && ls *.config | sed 's/\.config$//' | grep -vx 'qemu\|kunit' | tr '\n' ' '))"
+	[ -f "$f" ] || die "no fragment $name (have: $(known))"
 	frags="$frags $f"
 done
 
@@ -112,10 +116,7 @@ scratch=$O/.kconfig
 mkdir -p "$scratch"
 log=$scratch/merge.log
 start=$(date +%s)
-# merge_config.sh keeps its temporary files in the current directory, the
-# tree: hold the tree's lock meanwhile, so that a make tree running at the
-# same time does not take them for hand edits.
-if ! (cd "$KSRC" && flock "$KSRC.lock" scripts/kconfig/merge_config.sh -n -O "$scratch" $frags) >"$log" 2>&1; then
+if ! merge_fragments "$scratch" "$log" $frags; then
 	cat "$log" >&2
 	die "configuration of $NAME failed"
 fi

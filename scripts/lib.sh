@@ -75,6 +75,33 @@ config_dropped()
 		}' final="$final" "$@" "$final" | sort
 }
 
+# guest_base: the fragments every build starts from, before CONFIG's:
+# tinyconfig, the guest machine (configs/qemu.config) and the features'
+# KUnit suites (configs/kunit.config). kernel.sh builds on it, and
+# savefrag.sh saves what differs from it.
+guest_base()
+{
+	local configs
+
+	configs=$(abspath "$(dirname "${BASH_SOURCE[0]}")/../configs")
+	echo "kernel/configs/tiny.config arch/x86/configs/tiny.config" \
+		"$configs/qemu.config $configs/kunit.config"
+}
+
+# merge_fragments DIR LOG FRAGMENT...: DIR/.config from the fragments,
+# merge_config.sh -n in KSRC, its output in LOG; false when it fails.
+# merge_config.sh keeps its temporary files in the current directory, the
+# tree: the tree's lock is held meanwhile, so that a make tree running at
+# the same time does not take them for hand edits.
+merge_fragments()
+{
+	local dir=$1 log=$2
+
+	shift 2
+	mkdir -p "$dir"
+	(cd "$KSRC" && flock "$KSRC.lock" scripts/kconfig/merge_config.sh -n -O "$dir" "$@") >"$log" 2>&1
+}
+
 # ktap_counts JSON...: "PASSED FAILED SKIPPED ERRORS", summed over the
 # test cases of the kunit.py parse --json documents named
 # (scripts/ktap-count.py; a missing one is an error; none named: zeros).

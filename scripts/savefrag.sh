@@ -41,17 +41,16 @@ user=$BUILD/$NAME/.config
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/numa-sched-savefrag.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-base="kernel/configs/tiny.config arch/x86/configs/tiny.config $REPO/configs/qemu.config $REPO/configs/kunit.config"
+base=$(guest_base)
 
-# merge DIR FRAGMENT...: merge_config.sh -n as scripts/kernel.sh runs it.
+# merge DIR FRAGMENT...: as scripts/kernel.sh merges them.
 merge()
 {
 	local dir=$1
 
 	shift
-	mkdir -p "$dir"
-	(cd "$KSRC" && flock "$KSRC.lock" scripts/kconfig/merge_config.sh -n -O "$dir" "$@") >"$dir/merge.log" 2>&1 ||
-		{ cat "$dir/merge.log" >&2; die "merge_config.sh failed in $dir"; }
+	merge_fragments "$dir" "$dir.log" "$@" ||
+		{ cat "$dir.log" >&2; die "merge_config.sh failed in $dir"; }
 }
 
 merge "$tmp/base" $base
