@@ -11,6 +11,14 @@
 #include <linux/printk.h>
 #include <linux/sched/sysctl.h>
 
+/*
+ * Is option @x (NUMA_CPUPID, NUMA_GROUPS, NUMA_SWAP, NUMA_FBQ) built in and
+ * on in debugfs sched/features? Off either way, the code it gates takes
+ * the path of a kernel built without it. Without CONFIG_SCHED_DEBUG the
+ * features are constants and this folds to IS_ENABLED(CONFIG_x).
+ */
+#define numa_feature(x)	(IS_ENABLED(CONFIG_##x) && sched_feat(x))
+
 #ifdef CONFIG_NUMA_CPUPID
 /* Every numa_balancing mode can keep what it needs in the page record. */
 static inline int numa_cpupid_check_mode(int mode)

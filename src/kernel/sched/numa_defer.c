@@ -15,10 +15,13 @@
 static unsigned int sysctl_numa_balancing_migrate_deferred = 16;
 static unsigned int numa_defer_max = NUMA_DEFER_MAX;
 
-/* @p is current: its count needs no lock. */
+/*
+ * @p is current: its count needs no lock. Without PIDs (the NUMA_CPUPID
+ * feature off) every fault is private and nothing arms.
+ */
 static inline void numa_defer_arm(struct task_struct *p, int last_cpupid)
 {
-	if (!cpupid_match_pid(p, last_cpupid))
+	if (numa_feature(NUMA_CPUPID) && !cpupid_match_pid(p, last_cpupid))
 		p->numa_migrate_deferred =
 			READ_ONCE(sysctl_numa_balancing_migrate_deferred);
 }

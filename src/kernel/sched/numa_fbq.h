@@ -24,7 +24,10 @@
  *
  * Off, struct rq has no such counts, every runqueue is alike to the
  * balancer, a task leaving its preferred node always degrades locality,
- * and a new preferred node is simply recorded.
+ * and a new preferred node is simply recorded. Built in, the scheduler
+ * feature NO_NUMA_FBQ has the balancer and migrate_degrades_locality()
+ * decide the same way at run time; the counts are still kept, so that
+ * they are exact when the feature comes back on.
  *
  * Included by fair.c in every configuration (find_busiest_queue() asks for
  * the class even without NUMA balancing); the hot-path pieces are static
@@ -51,6 +54,9 @@ static inline enum fbq_type fbq_classify(unsigned int nr_running,
 
 static inline enum fbq_type fbq_classify_rq(struct rq *rq)
 {
+	/* "regular" is never passed over, whatever the group's class. */
+	if (!numa_feature(NUMA_FBQ))
+		return regular;
 	return fbq_classify(rq->nr_running, rq->nr_numa_running,
 			    rq->nr_preferred_running);
 }
@@ -71,7 +77,8 @@ static inline void fbq_account_dequeue(struct rq *rq, struct task_struct *p)
 /* Does @rq run a task that is not on its preferred node, or has none? */
 static inline bool fbq_rq_has_misplaced(struct rq *rq)
 {
-	return rq->nr_running > rq->nr_preferred_running;
+	return !numa_feature(NUMA_FBQ) ||
+	       rq->nr_running > rq->nr_preferred_running;
 }
 
 /* Record @p's new preferred node, requeuing it so the counts follow. */

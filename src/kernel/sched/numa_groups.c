@@ -45,6 +45,9 @@
  *
  * Off, a task has no group pointer, nothing here is built, and placement
  * weighs the task's own faults only (see numa_groups.h for the stubs).
+ * Built in, the scheduler feature NO_NUMA_GROUPS has placement decide the
+ * same way at run time: no group is created or joined, and none is read;
+ * groups formed before live on, unread, until their members exit.
  *
  * The lifetime rules: a group is refcounted, one reference per member task;
  * p->numa_group changes only under p == current (joining happens in the
@@ -115,6 +118,22 @@ static struct numa_group *deref_curr_numa_group(struct task_struct *p)
 }
 
 /*
+ * The group that weighs in @p's decisions: none while the NUMA_GROUPS
+ * scheduler feature is off. A group formed before still sums its members'
+ * statistics then (a member leaving takes back what it added), and is
+ * freed when its last member goes; only nothing reads it.
+ */
+static struct numa_group *placing_task_numa_group(struct task_struct *p)
+{
+	return numa_feature(NUMA_GROUPS) ? deref_task_numa_group(p) : NULL;
+}
+
+static struct numa_group *placing_curr_numa_group(struct task_struct *p)
+{
+	return numa_feature(NUMA_GROUPS) ? deref_curr_numa_group(p) : NULL;
+}
+
+/*
  * faults/total in per-mille: 6.1's 1000 * faults / total wherever that
  * cannot overflow, and safe from overflow on huge counts. Not clamped:
  * with the nearby-node scores of a backplane or glueless mesh topology,
@@ -178,7 +197,7 @@ pid_t task_numa_group_id(struct task_struct *p)
 
 static unsigned long group_faults(struct task_struct *p, int nid)
 {
-	struct numa_group *ng = deref_task_numa_group(p);
+	struct numa_group *ng = placing_task_numa_group(p);
 
 	if (!ng)
 		return 0;
@@ -214,7 +233,7 @@ static bool numa_is_active_node(int nid, struct numa_group *ng)
 /* The group's share of faults on and near @nid, per-mille. */
 static unsigned long group_weight(struct task_struct *p, int nid, int dist)
 {
-	struct numa_group *ng = deref_task_numa_group(p);
+	struct numa_group *ng = placing_task_numa_group(p);
 	unsigned long faults;
 
 	if (!ng)
@@ -226,7 +245,7 @@ static unsigned long group_weight(struct task_struct *p, int nid, int dist)
 
 static bool task_has_numa_group(struct task_struct *p)
 {
-	return !!rcu_access_pointer(p->numa_group);
+	return numa_feature(NUMA_GROUPS) && rcu_access_pointer(p->numa_group);
 }
 
 /*
@@ -235,7 +254,7 @@ static bool task_has_numa_group(struct task_struct *p)
  */
 static bool numa_group_spread(struct task_struct *p)
 {
-	struct numa_group *ng = deref_curr_numa_group(p);
+	struct numa_group *ng = placing_curr_numa_group(p);
 
 	return ng && ng->active_nodes > 1;
 }
@@ -247,6 +266,8 @@ numa_group_relation(struct task_struct *p, struct task_struct *cur)
 	struct numa_group *p_ng = deref_curr_numa_group(p);
 	struct numa_group *cur_ng = rcu_dereference(cur->numa_group);
 
+	if (!numa_feature(NUMA_GROUPS))
+		return NUMA_GROUP_NONE;
 	if (p_ng == cur_ng)
 		return p_ng ? NUMA_GROUP_SAME : NUMA_GROUP_NONE;
 	return p_ng && cur_ng ? NUMA_GROUP_OTHER : NUMA_GROUP_MIXED;
@@ -261,6 +282,9 @@ static unsigned long numa_group_scan_scale(struct task_struct *p,
 					   unsigned long period)
 {
 	struct numa_group *ng;
+
+	if (!numa_feature(NUMA_GROUPS))
+		return period;
 
 	rcu_read_lock();
 	ng = rcu_dereference(p->numa_group);
@@ -289,7 +313,7 @@ static unsigned long numa_group_scan_scale(struct task_struct *p,
 static bool numa_group_migrate_shared(struct task_struct *p, int src_nid,
 				      int dst_nid)
 {
-	struct numa_group *ng = deref_curr_numa_group(p);
+	struct numa_group *ng = placing_curr_numa_group(p);
 	unsigned long src_cpu, dst_cpu;
 
 	/* The group is not set up yet: nothing argues against the move. */
@@ -312,7 +336,7 @@ static bool numa_group_migrate_shared(struct task_struct *p, int src_nid,
 static bool numa_group_fault_local(struct task_struct *p, int cpu_node,
 				   int mem_node)
 {
-	struct numa_group *ng = deref_curr_numa_group(p);
+	struct numa_group *ng = placing_curr_numa_group(p);
 
 	return ng && ng->active_nodes > 1 &&
 	       numa_is_active_node(cpu_node, ng) &&
@@ -384,7 +408,7 @@ static void numa_group_max_nid(struct task_struct *p, int *max_nid,
 	unsigned long faults;
 	int nid;
 
-	if (!deref_curr_numa_group(p))
+	if (!placing_curr_numa_group(p))
 		return;
 
 	*max_nid = NUMA_NO_NODE;
@@ -469,7 +493,7 @@ static int numa_group_backplane_nid(struct task_struct *p, int nid)
  */
 static int numa_group_preferred_nid(struct task_struct *p, int nid)
 {
-	if (!deref_curr_numa_group(p))
+	if (!placing_curr_numa_group(p))
 		return nid;
 
 	switch (sched_numa_topology_type) {
@@ -562,7 +586,8 @@ static void task_numa_group(struct task_struct *p, int cpupid, int flags,
 	struct task_struct *tsk;
 	bool join = false;
 
-	if (!cpupid_valid(cpupid))
+	/* NUMA_GROUPS off: a task joins no group, and creates none. */
+	if (!numa_feature(NUMA_GROUPS) || !cpupid_valid(cpupid))
 		return;
 
 	my_grp = deref_curr_numa_group(p);

@@ -31,7 +31,9 @@
  *
  * Off, the NUMA code never calls migrate_swap(): a task moves to its
  * preferred node, or to another node that improves its locality, only into
- * spare capacity, and numa_task_swapped stays 0.
+ * spare capacity, and numa_task_swapped stays 0. Built in, the scheduler
+ * feature NO_NUMA_SWAP has the search decide the same way at run time (a
+ * swap already chosen still completes).
  */
 
 /* @cur, running on a CPU of the destination, may trade places with env->p. */
@@ -93,6 +95,10 @@ static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
 {
 	struct task_struct *best = env->best_task;
 	long load, src_load, dst_load;
+
+	/* The NUMA_SWAP feature off: as if built without it. */
+	if (!numa_feature(NUMA_SWAP))
+		return numa_swap_move_only(env, moveimp, maymove);
 
 	if (!numa_swap_partner(env, cur))
 		return NUMA_SWAP_SKIP;

@@ -18,6 +18,14 @@ enum numa_swap_verdict {
 	NUMA_SWAP_TAKE,		/* swap the two tasks */
 };
 
+/* Without swaps: move there if the move beats the best found so far. */
+static inline enum numa_swap_verdict
+numa_swap_move_only(struct task_numa_env *env, long moveimp, bool maymove)
+{
+	return maymove && moveimp > env->best_imp ? NUMA_SWAP_MOVE :
+						    NUMA_SWAP_SKIP;
+}
+
 #ifdef CONFIG_NUMA_SWAP
 static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
 						struct task_struct *cur,
@@ -29,8 +37,7 @@ static inline enum numa_swap_verdict
 numa_swap_compare(struct task_numa_env *env, struct task_struct *cur,
 		  long taskimp, long *imp, long moveimp, bool maymove)
 {
-	return maymove && moveimp > env->best_imp ? NUMA_SWAP_MOVE :
-						    NUMA_SWAP_SKIP;
+	return numa_swap_move_only(env, moveimp, maymove);
 }
 
 /* Never reached: without NUMA_SWAP no swap partner is ever chosen. */
