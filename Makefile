@@ -36,6 +36,9 @@ TIMEOUT		?= 900
 SCAN_TUNING	?= scan_delay_ms=100 scan_period_min_ms=100 scan_period_max_ms=1000 scan_size_mb=256
 TESTS		?= topology.sh balancing.sh proc_sched migrate_to_threads cpupid cpupid_migrate lastnid groups placement swap fbq defer converge
 TEST_TIMEOUT	?= 300
+# Options built in and turned off at run time, in sched/features:
+# "NO_NUMA_SWAP NO_NUMA_FBQ" (make boot; the matrix's KERNEL/LETTERS rows).
+SCHED_FEATURES	?=
 # make matrix: the rows of configs/matrix.tsv, all or the covering set (cover);
 # guests booting at once; the upstream reference's tests.
 MATRIX_SET	?= all
@@ -57,7 +60,7 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
 	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
-	STRESS_SECS STRESS_CONFIG
+	STRESS_SECS STRESS_CONFIG SCHED_FEATURES
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 

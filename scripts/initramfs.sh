@@ -8,7 +8,8 @@
 #
 # Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo|bench),
 # TESTS, NODES, CPUS_PER_NODE, BENCH, BENCH_RUNS, BENCH_ARGS, BENCH_SYSCTL,
-# BENCH_DEBUGFS (MODE=bench), STRESS_SECS (the stress test),
+# BENCH_DEBUGFS (MODE=bench), STRESS_SECS (the stress test), SCHED_FEATURES
+# (options built in and turned off at run time: "NO_NUMA_SWAP NO_NUMA_FBQ"),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
 # each row its own). Prints the path of the initramfs.
@@ -102,6 +103,17 @@ else
 	features="$features UPSTREAM=n"
 fi
 
+# An option turned off at run time must be built in: NO_NUMA_SWAP on a
+# kernel without NUMA_SWAP would "take" and mean nothing.
+for sf in ${SCHED_FEATURES:-}; do
+	case "$sf" in
+	NO_NUMA_CPUPID | NO_NUMA_GROUPS | NO_NUMA_SWAP | NO_NUMA_FBQ) ;;
+	*) die "SCHED_FEATURES: '$sf' is not NO_NUMA_CPUPID, NO_NUMA_GROUPS, NO_NUMA_SWAP or NO_NUMA_FBQ" ;;
+	esac
+	grep -qx "CONFIG_${sf#NO_}=y" "$KCONFIG" ||
+		die "SCHED_FEATURES: $sf on a kernel built without CONFIG_${sf#NO_} changes nothing"
+done
+
 cat >"$root/etc/numa-sched.conf" <<EOF
 MODE='$MODE'
 TESTS='$TESTS'
@@ -119,6 +131,7 @@ BENCH_SYSCTL='${BENCH_SYSCTL:-}'
 BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
 STRESS_SECS='${STRESS_SECS:-600}'
 FEATURES='${features# }'
+SCHED_FEATURES='${SCHED_FEATURES:-}'
 EOF
 
 img=$IMAGE.cpio.gz

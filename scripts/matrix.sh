@@ -46,7 +46,7 @@
 # Exits 1 if a row failed.
 #
 # --list prints the rows (name, build directory, CONFIG, OPTS, shape,
-# tests) and stops.
+# tests, scheduler features turned off) and stops.
 set -eu
 
 here=$(dirname "$(realpath "$0")")
@@ -236,6 +236,7 @@ rows=()
 load_rows()
 {
 	local name set shape kernel tests extra m n nodes cpus bad="" valid want have
+	local off sfeat i
 	local -A combo4x1
 
 	while read -r name set shape kernel tests extra; do
@@ -252,19 +253,37 @@ load_rows()
 		[ "$tests" != - ] || tests=$TESTS
 		[ "$kernel" != upstream ] || [ "$tests" != "$TESTS" ] || tests=$TESTS_UPSTREAM
 		tests=${tests//,/ }
+		# KERNEL/LETTERS: options of KERNEL turned off at run time.
+		off="" sfeat=""
+		case "$kernel" in */*) off=${kernel#*/} kernel=${kernel%%/*} ;; esac
 		case "$kernel" in
 		no-balancing)
-			rows+=("$name|$set|$nodes|$cpus|no-balancing|0|$KSRC|$BUILD|mx-no-balancing||NUMA_BALANCING=n NUMA_BALANCING_DEFAULT_ENABLED=n|$tests") ;;
+			[ -z "$off" ] || die "$MATRIX_ROWS: $name: only a combination can turn options off at run time"
+			rows+=("$name|$set|$nodes|$cpus|no-balancing|0|$KSRC|$BUILD|mx-no-balancing||NUMA_BALANCING=n NUMA_BALANCING_DEFAULT_ENABLED=n|$tests|") ;;
 		upstream)
-			rows+=("$name|$set|$nodes|$cpus|upstream|0|$PRISTINE|$(dirname "$PRISTINE")/build|pristine|||$tests") ;;
+			[ -z "$off" ] || die "$MATRIX_ROWS: $name: only a combination can turn options off at run time"
+			rows+=("$name|$set|$nodes|$cpus|upstream|0|$PRISTINE|$(dirname "$PRISTINE")/build|pristine|||$tests|") ;;
 		*)
 			m=$(mask "$kernel") || die "$MATRIX_ROWS: $name: kernel '$kernel' is not a combination like CGSFD, no-balancing or upstream"
-			[ "$shape" != 4x1 ] || combo4x1[$m]=1
+			# NO_NUMA_CPUPID makes every fault private: no group forms and
+			# no deferral arms, so the row must not test those as on.
+			if [[ $off == *C* ]]; then
+				[[ $kernel != *G* || $off == *G* ]] ||
+					die "$MATRIX_ROWS: $name: turning C off at run time needs G off too"
+				[[ $kernel != *D* ]] ||
+					die "$MATRIX_ROWS: $name: turning C off at run time needs a kernel without D"
+			fi
+			for ((i = 0; i < ${#off}; i++)); do
+				sfeat="$sfeat $(run_off "$m" "${off:$i:1}")" ||
+					die "$MATRIX_ROWS: $name: '${off:$i:1}' in /$off is not an option of $kernel that has a scheduler feature (C, G, S, F, built in)"
+			done
+			# A row that turns options off is not one of the combinations.
+			[ "$shape" != 4x1 ] || [ -n "$off" ] || combo4x1[$m]=1
 			n=$(named "$m")
 			if [ -n "$n" ]; then
-				rows+=("$name|$set|$nodes|$cpus|combo|$m|$KSRC|$BUILD|$n|$n||$tests")
+				rows+=("$name|$set|$nodes|$cpus|combo|$m|$KSRC|$BUILD|$n|$n||$tests|${sfeat# }")
 			else
-				rows+=("$name|$set|$nodes|$cpus|combo|$m|$KSRC|$BUILD|mx-$kernel||$(opts "$m")|$tests")
+				rows+=("$name|$set|$nodes|$cpus|combo|$m|$KSRC|$BUILD|mx-$kernel||$(opts "$m")|$tests|${sfeat# }")
 			fi ;;
 		esac
 	done <"$MATRIX_ROWS"
@@ -281,6 +300,25 @@ load_rows()
 	[ -z "$bad" ] || die "$MATRIX_ROWS: the 4x1 rows are not Kconfig's ${#valid[@]} combinations:$bad"
 }
 
+# run_off MASK LETTER: the scheduler feature that turns off at run time the
+# option LETTER names ("S": NO_NUMA_SWAP); false unless MASK builds it in
+# and it has one (MIGRATE_DEFER has its sysctl instead).
+run_off()
+{
+	local i
+
+	for i in "${!LETTERS[@]}"; do
+		[ "$2" = "${LETTERS[$i]}" ] || continue
+		(( $1 >> i & 1 )) || return 1
+		case "${FEATURES[$i]}" in
+		NUMA_CPUPID | NUMA_GROUPS | NUMA_SWAP | NUMA_FBQ) echo "NO_${FEATURES[$i]}" ;;
+		*) return 1 ;;
+		esac
+		return 0
+	done
+	return 1
+}
+
 # seed_for MASK: a finished build directory of KSRC to start a new one
 # from: one with the same NUMA_CPUPID if any (nearly every object depends
 # on it through page-flags-layout.h: from the other, kbuild recompiles
@@ -293,17 +331,17 @@ seed_for()
 	echo "${seed_dir[$c]:-${seed_dir[$((1 - c))]:-}}"
 }
 
-# row "name|set|nodes|cpus|kind|mask|ksrc|builddir|buildname|config|opts|tests"
+# row "name|set|nodes|cpus|kind|mask|ksrc|builddir|buildname|config|opts|tests|sched_features"
 declare -A built
 row()
 {
-	local name set nodes cpus kind mask ksrc bdir bname config opts tests
+	local name set nodes cpus kind mask ksrc bdir bname config opts tests sfeat
 	local key res logs start bsecs=0 status=pass warnings=0 kconfig img i sym want have seed=""
 
-	IFS='|' read -r name set nodes cpus kind mask ksrc bdir bname config opts tests <<<"$1"
+	IFS='|' read -r name set nodes cpus kind mask ksrc bdir bname config opts tests sfeat <<<"$1"
 	res=$MDIR/rows/$name.tsv
 	logs=$MDIR/logs/$name
-	key=$(echo "$KEY $kind $mask $nodes $cpus $config $opts $tests" | sha256sum | cut -c1-16)
+	key=$(echo "$KEY $kind $mask $nodes $cpus $config $opts $tests $sfeat" | sha256sum | cut -c1-16)
 	if [ "$MATRIX_FRESH" != 1 ] && [ -f "$res" ] && [ "$(cut -f1 "$res")" = "$key" ]; then
 		info "matrix: $name: done before, kept (MATRIX_FRESH=1 reruns)"
 		return 0
@@ -352,7 +390,7 @@ row()
 		seed_dir[$(( mask & 1 ))]=$bdir/$bname
 	fi
 	if [ $status = pass ]; then
-		img=$(IMAGE=$MDIR/img/$name MODE=test TESTS=$tests KSRC=$ksrc KCONFIG=$kconfig \
+		img=$(IMAGE=$MDIR/img/$name MODE=test TESTS=$tests SCHED_FEATURES=$sfeat KSRC=$ksrc KCONFIG=$kconfig \
 			"$here/initramfs.sh" 2>>"$logs/build.log") || status=fail
 	fi
 	if [ $status = fail ]; then
@@ -423,8 +461,8 @@ info "matrix: ${#rows[@]} rows in $(basename "$MATRIX_ROWS"), running ${#sel[@]}
 
 if [ "${1:-}" = --list ]; then
 	for r in "${sel[@]}"; do
-		IFS='|' read -r name set nodes cpus kind mask ksrc bdir bname config opts tests <<<"$r"
-		printf '%s\t%s\t%s\t%s\t%sx%s\t%s\n' "$name" "$bname" "$config" "$opts" "$nodes" "$cpus" "$tests"
+		IFS='|' read -r name set nodes cpus kind mask ksrc bdir bname config opts tests sfeat <<<"$r"
+		printf '%s\t%s\t%s\t%s\t%sx%s\t%s\t%s\n' "$name" "$bname" "$config" "$opts" "$nodes" "$cpus" "$tests" "$sfeat"
 	done
 	exit 0
 fi

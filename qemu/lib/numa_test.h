@@ -280,7 +280,7 @@ static inline int balancing_knob(const char *name, char *old, const char *val)
  * FEATURES='NUMA_CPUPID=y NUMA_GROUPS=n ...' in /etc/numa-sched.conf.
  * Returns 1 or 0, -1 when the file does not say.
  */
-static inline int feature_enabled(const char *name)
+static inline int feature_built(const char *name)
 {
 	char buf[4096], want[64];
 	char *features;
@@ -300,6 +300,40 @@ static inline int feature_enabled(const char *name)
 }
 
 /*
+ * Whether scheduler feature @name is off in debugfs sched/features
+ * ("NO_<name>" listed): an option built in and turned off at run time.
+ */
+static inline bool sched_feature_off(const char *name)
+{
+	char buf[4096], want[64];
+
+	if (read_file("/sys/kernel/debug/sched/features", buf, sizeof(buf)) < 0)
+		return false;
+	snprintf(want, sizeof(want), "NO_%s", name);
+	for (char *tok = strtok(buf, " \n"); tok; tok = strtok(NULL, " \n")) {
+		if (!strcmp(tok, want))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the kernel behaves as with CONFIG_<name>: built with it, and the
+ * scheduler feature of that name (the options that have one) not turned
+ * off at run time. Tests of behaviour ask this; tests of what the build
+ * adds (a debugfs file, a sysctl) ask feature_built(). Returns 1 or 0, -1
+ * when /etc/numa-sched.conf does not say.
+ */
+static inline int feature_enabled(const char *name)
+{
+	int built = feature_built(name);
+
+	if (built > 0 && sched_feature_off(name))
+		return 0;
+	return built;
+}
+
+/*
  * For a test's main(), after kselftest.h and ksft_print_header(): a kernel
  * built without CONFIG_NUMA_BALANCING (the matrix's reference row) has
  * nothing these tests look at; balancing.sh checks that state instead.
@@ -315,7 +349,8 @@ static inline int feature_enabled(const char *name)
  * without NUMA balancing (SKIP_WITHOUT_BALANCING()) or with fewer than two
  * nodes, a failure when /etc/numa-sched.conf does not say which options
  * the kernel has, and a line saying whether CONFIG_<name> is on.
- * Evaluates to 1 when it is, 0 when it is not.
+ * Evaluates to feature_enabled(@name): 1 when the option is built in and
+ * not turned off at run time, else 0.
  */
 #define FEATURE_TEST_START(name)					\
 	({								\
@@ -327,7 +362,10 @@ static inline int feature_enabled(const char *name)
 			ksft_exit_skip("needs 2 nodes, found %d\n", nodes_); \
 		if (on_ < 0)						\
 			ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n"); \
-		ksft_print_msg("CONFIG_%s is %s\n", name, on_ ? "on" : "off"); \
+		ksft_print_msg("CONFIG_%s is %s%s\n", name,		\
+			       feature_built(name) > 0 ? "on" : "off",	\
+			       feature_built(name) > 0 && !on_ ?	\
+			       ", turned off in sched/features" : ""); \
 		on_;							\
 	})
 

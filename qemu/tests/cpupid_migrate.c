@@ -63,7 +63,7 @@ int main(void)
 	if (nodes < 2)
 		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
 	if (on <= 0)
-		ksft_exit_skip("CONFIG_NUMA_CPUPID is off: pages record no task\n");
+		ksft_exit_skip("NUMA_CPUPID is off (not built, or NO_NUMA_CPUPID): faults read no task\n");
 	ksft_set_plan(2);
 	b.node = nodes > 2 ? 2 : 0;
 
