@@ -11,11 +11,15 @@
 # Usage: bench-report.py RESULTS_DIR COLUMN...
 
 import json
+import math
 import os
+import random
 import shutil
 import statistics
 import subprocess
 import sys
+
+BOOTSTRAP = 10000
 
 # (key in bench-result, row label, higher is better?)
 METRICS = [
@@ -53,36 +57,127 @@ def parse(path):
     return out
 
 
+def binom_cdf(j, n):
+    """P(X <= j) for X ~ Binomial(n, 1/2)."""
+    return sum(math.comb(n, i) for i in range(j + 1)) / 2.0 ** n
+
+
+def median_ci(vals):
+    """A 95% interval for the median of vals (sorted), and how it was had.
+
+    n >= 6: the distribution-free one from order statistics, [x(j+1),
+    x(n-j)] for the largest j with 2 P(X <= j) <= 0.05, X ~ Bin(n, 1/2):
+    it covers the median at least 95% of the time whatever the
+    distribution. Fewer runs cannot give such an interval (for n = 5 even
+    [min, max] covers only 94%): a percentile bootstrap then, seeded, so
+    that a report is reproducible from its runs.
+    """
+    n = len(vals)
+    if n >= 6:
+        j = 0
+        while 2 * binom_cdf(j + 1, n) <= 0.05:
+            j += 1
+        return vals[j], vals[n - 1 - j], "order statistics"
+    if n == 1:
+        return vals[0], vals[0], "one run"
+    rng = random.Random(2013)
+    meds = sorted(statistics.median(rng.choices(vals, k=n)) for _ in range(BOOTSTRAP))
+    return meds[int(0.025 * BOOTSTRAP)], meds[int(0.975 * BOOTSTRAP) - 1], "bootstrap"
+
+
 def stats(runs, key):
     vals = [r[key] for r in runs if key in r]
     # -1: the kernel has no such counter; converge_s -1: never.
     if not vals:
         return None
     if key == "converge_s":
-        never = sum(1 for v in vals if v < 0)
-        real = sorted(v for v in vals if v >= 0)
-        if never * 2 >= len(vals):
-            return {"median": "never", "min": real[0] if real else "never",
-                    "max": "never", "n": len(vals)}
-        vals = real + [float("inf")] * never
+        vals = [float("inf") if v < 0 else v for v in vals]
     elif any(v < 0 for v in vals):
         return None
-    med = statistics.median(vals)
-    mx = max(vals)
-    return {"median": med, "min": min(vals),
-            "max": "never" if mx == float("inf") else mx, "n": len(vals)}
+    vals.sort()
+    lo, hi, how = median_ci(vals)
+    return {"median": statistics.median(vals), "lo": lo, "hi": hi, "ci": how,
+            "min": vals[0], "max": vals[-1], "n": len(vals)}
+
+
+def compare(base, other):
+    """other against base: "higher", "lower" when the 95% intervals of the
+    medians do not overlap, "same" when they do (no difference measured),
+    None when either has no value."""
+    if base is None or other is None:
+        return None
+    if other["lo"] > base["hi"]:
+        return "higher"
+    if other["hi"] < base["lo"]:
+        return "lower"
+    return "same"
 
 
 def overlap(a, b):
-    """Whether two columns' [min, max] ranges meet: "yes", "no" or "-"."""
-    if a is None or b is None:
-        return "-"
+    """Whether two columns' 95% intervals meet: "yes", "no" or "-"."""
+    c = compare(a, b)
+    return "-" if c is None else "yes" if c == "same" else "no"
 
-    def num(v):
-        return float("inf") if v == "never" else float(v)
-    lo = max(num(a["min"]), num(b["min"]))
-    hi = min(num(a["max"]), num(b["max"]))
-    return "yes" if lo <= hi else "no"
+
+def effect(base, other):
+    """The cell of a column against the baseline: the change of the median
+    in percent when the intervals part, "~" (no difference measured) when
+    they overlap."""
+    c = compare(base, other)
+    if c is None:
+        return ""
+    if c == "same":
+        return " (~)"
+    b, o = base["median"], other["median"]
+    if math.isinf(b) or math.isinf(o) or not b:
+        return " (%s)" % c
+    return " (%+.0f%%)" % (100.0 * (o - b) / b)
+
+
+# What each option is said to buy (the seeds' claims), the workload that
+# tests it, the metric that shows it, and which way the option should move
+# it. A column COLUMN+NO_NUMA_X next to COLUMN fills the option's row.
+CLAIMS = [
+    ("NO_NUMA_CPUPID", "shared data does not drag every thread: fewer pages migrated",
+     "pingpong", "pages_migrated", "lower"),
+    ("NO_NUMA_GROUPS", "tasks sharing memory end up together: higher locality",
+     "multi", "local_pct", "higher"),
+    ("NO_NUMA_SWAP", "tasks reach their preferred node when it is busy",
+     "trade", "residency", "higher"),
+    ("NO_NUMA_FBQ", "the balancer stops undoing placement: higher locality",
+     "multi", "local_pct", "higher"),
+    ("defer=0", "fewer shared-page migrations", "pingpong", "pages_migrated", "lower"),
+]
+
+
+def claims_table(cols, summary):
+    """Markdown rows: for each claim whose on and off columns both ran on
+    its workload, the option's effect (on against off) and whether the
+    claim holds here."""
+    out = []
+    for mod, claim, w, key, want in CLAIMS:
+        for off in cols:
+            if not off.endswith("+" + mod) or w not in summary:
+                continue
+            on = off[:-len(mod) - 1]
+            if on not in cols:
+                continue
+            a, b = summary[w][on][key], summary[w][off][key]
+            c = compare(b, a)
+            if c is None:
+                continue
+            verdict = ("holds" if c == want else
+                       "no difference measured" if c == "same" else
+                       "does not hold: the other way")
+            out.append("| %s | %s | %s, %s | %s [%s, %s] | %s [%s, %s] | %s |" % (
+                mod.replace("NO_", "").replace("defer=0", "NUMA_MIGRATE_DEFER"),
+                claim, w, key, fmt(a["median"]), fmt(a["lo"]), fmt(a["hi"]),
+                fmt(b["median"]), fmt(b["lo"]), fmt(b["hi"]), verdict))
+    if out:
+        out = ["### What each option buys: on against off in one binary", "",
+               "| option | claim | workload, metric | on | off | here |",
+               "|---|---|---|---|---|---|"] + out
+    return out
 
 
 def fmt(v):
@@ -116,7 +211,7 @@ def main():
         rows.append([w] + cols)
         md.append("### %s\n" % w)
         pair = len(cols) == 2
-        md.append("| metric | " + " | ".join(cols) + (" | ranges overlap |" if pair else " |"))
+        md.append("| metric | " + " | ".join(cols) + (" | intervals overlap |" if pair else " |"))
         md.append("|---|" + "---|" * (len(cols) + pair))
         for key, label, _ in METRICS:
             cells, mcells = [], []
@@ -128,11 +223,11 @@ def main():
                     mcells.append("-")
                     continue
                 cell = fmt(s["median"])
-                if (c != cols[0] and base and isinstance(base["median"], float)
-                        and isinstance(s["median"], float) and base["median"]):
-                    cell += " (%+.0f%%)" % (100.0 * (s["median"] - base["median"]) / base["median"])
+                if c != cols[0]:
+                    cell += effect(base, s)
                 cells.append(cell)
-                mcells.append("%s [%s, %s]" % (fmt(s["median"]), fmt(s["min"]), fmt(s["max"])))
+                mcells.append("%s [%s, %s]%s" % (fmt(s["median"]), fmt(s["lo"]), fmt(s["hi"]),
+                                                 effect(base, s) if c != cols[0] else ""))
             rows.append([label] + cells)
             if pair:
                 mcells.append(overlap(summary[w][cols[0]][key], summary[w][cols[1]][key]))
@@ -145,9 +240,21 @@ def main():
                    "%-26s" % r[0] + "".join(("%" + str(width) + "s") % x for x in r[1:]))
     runs = max((len(data[c].get(w, {}).get("runs", [])) for c in cols for w in workloads),
                default=0)
-    txt.append("medians of %d runs; the percentages are against %s; "
-               "'-': no such counter in that kernel" % (runs, cols[0]))
-    md.append("Median [min, max] of %d runs." % runs)
+    how = sorted({st["ci"] for w in workloads for c in cols
+                  for st in summary[w][c].values() if st})
+    txt.append("medians of %d runs; (+N%%): change of the median against %s, "
+               "where the 95%% intervals (%s) do not overlap; (~): they do, no "
+               "difference measured; '-': no such counter in that kernel"
+               % (runs, cols[0], ", ".join(how)))
+    md.append("Median [95%% interval of the median: %s] of %d runs; (+N%%) against "
+              "%s where the intervals do not overlap, (~) where they do: no "
+              "difference measured." % (", ".join(how), runs, cols[0]))
+    claims = claims_table(cols, summary)
+    if claims:
+        md.append("")
+        md.extend(claims)
+        txt.append("")
+        txt.extend(claims)
 
     open(os.path.join(res, "table.txt"), "w").write("\n".join(txt) + "\n")
     open(os.path.join(res, "table.md"), "w").write("\n".join(md) + "\n")

@@ -11,20 +11,30 @@
 #   COLUMN+bind       the workloads bind their threads and memory themselves
 #   COLUMN+retry=MS   with debugfs migrate_retry_ms=MS (0: adaptive)
 #   COLUMN+defer=N    with kernel.numa_balancing_migrate_deferred=N
-# "default" (the default) is numa-all numa-none upstream numa-all+off
-# numa-all+bind; "all" adds each option off alone and the retry and defer
+#   COLUMN+NO_NUMA_X  with the option NUMA_X (CPUPID, GROUPS, SWAP, FBQ),
+#                     built in, turned off at run time in sched/features:
+#                     the same binary with and without it
+#   COLUMN+t=N        the workloads run N threads (default: one per CPU)
+# "default" (the default) is the same-binary ablation: numa-all, then
+# numa-all with each option turned off at run time (NO_NUMA_CPUPID,
+# NO_NUMA_GROUPS, NO_NUMA_SWAP, NO_NUMA_FBQ; defer=0 for
+# NUMA_MIGRATE_DEFER), which fills the "what each option buys" table;
+# "compile" is numa-all, each option off at build time, numa-none,
+# upstream, numa-all+off and numa-all+bind; "all" is both with the retry
 # variants; "equiv" is numa-default upstream, the Markdown table then
-# saying for each metric whether the two columns' ranges overlap. The
-# first column is the baseline of the percentages.
+# saying for each metric whether the two columns' 95% intervals overlap.
+# The first column is the baseline of the comparisons.
 #
-# BENCH lists the workloads of qemu/workloads/bench.c ("default": numa01
-# numa02 multi converge pingpong; "all": the seven), each run BENCH_RUNS
-# times (default 3) for BENCH_SECS seconds (default 15) on BENCH_MB MiB
-# (default 64), at the tree's default scan rates (BENCH_SCAN_TUNING).
+# BENCH lists the workloads of qemu/workloads/bench.c ("default": trade
+# multi pingpong, the workloads of the claims; "all": the eight), each run
+# BENCH_RUNS times (default 5) for BENCH_SECS seconds (default 15) on
+# BENCH_MB MiB (default 64), at the tree's default scan rates
+# (BENCH_SCAN_TUNING), on NODES x CPUS_PER_NODE.
 #
 # Per column: build (kernel.sh, incremental), initramfs, boot in
 # MODE=bench; the guest echoes each setting back and the run is refused
-# if one did not take. Then medians with min and max per metric, as text
+# if one did not take. Then medians with their 95% intervals, a change
+# marked only where the intervals do not overlap, as text
 # (the 2013 cover letter's shape), Markdown and JSON in
 # OUT/bench/STAMP/, residency-over-time plots (gnuplot) there too, and
 # OUT/bench/table.txt pointing at the latest.
@@ -39,20 +49,25 @@ REPO=$(abspath "$here/..")
 : "${NODES:?}" "${CPUS_PER_NODE:?}" "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}"
 BENCH_COLUMNS=${BENCH_COLUMNS:-default}
 BENCH=${BENCH:-default}
-BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_RUNS=${BENCH_RUNS:-5}
 BENCH_SECS=${BENCH_SECS:-15}
 BENCH_MB=${BENCH_MB:-64}
 BENCH_SCAN_TUNING=${BENCH_SCAN_TUNING:-scan_delay_ms=1000 scan_period_min_ms=1000 scan_period_max_ms=60000 scan_size_mb=256}
 PRISTINE=$WORK/pristine/linux
 
 case "$BENCH_COLUMNS" in
-default) BENCH_COLUMNS="numa-all numa-none upstream numa-all+off numa-all+bind" ;;
+default) BENCH_COLUMNS="numa-all numa-all+NO_NUMA_CPUPID numa-all+NO_NUMA_GROUPS
+	numa-all+NO_NUMA_SWAP numa-all+NO_NUMA_FBQ numa-all+defer=0" ;;
+compile) BENCH_COLUMNS="numa-all no-cpupid no-groups no-swap no-fbq no-migrate-defer numa-none upstream
+	numa-all+off numa-all+bind" ;;
 equiv) BENCH_COLUMNS="numa-default upstream" ;;
-all) BENCH_COLUMNS="numa-all no-cpupid no-groups no-swap no-fbq no-migrate-defer numa-none upstream
-	numa-all+off numa-all+bind numa-all+retry=100 numa-all+retry=1000 numa-all+defer=0" ;;
+all) BENCH_COLUMNS="numa-all numa-all+NO_NUMA_CPUPID numa-all+NO_NUMA_GROUPS
+	numa-all+NO_NUMA_SWAP numa-all+NO_NUMA_FBQ numa-all+defer=0
+	no-cpupid no-groups no-swap no-fbq no-migrate-defer numa-none upstream
+	numa-all+off numa-all+bind numa-all+retry=100 numa-all+retry=1000" ;;
 esac
 case "$BENCH" in
-default) BENCH="numa01 numa02 multi converge pingpong" ;;
+default) BENCH="trade multi pingpong" ;;
 all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong trade" ;;
 esac
 for v in BENCH_RUNS BENCH_SECS BENCH_MB; do
@@ -80,8 +95,11 @@ for col in $BENCH_COLUMNS; do
 	IFS=+ read -ra mods <<<"${rest#+}"
 	for m in "${mods[@]}"; do
 		case "$m" in
-		off | bind | retry=[0-9]* | defer=[0-9]*) ;;
-		*) die "bench column '$col': unknown modifier '$m' (off, bind, retry=MS, defer=N)" ;;
+		off | bind | retry=[0-9]* | defer=[0-9]* | t=[1-9] | t=[1-9][0-9]) ;;
+		NO_NUMA_CPUPID | NO_NUMA_GROUPS | NO_NUMA_SWAP | NO_NUMA_FBQ)
+			[ "$kernel" != upstream ] && grep -qx "CONFIG_${m#NO_}=y" "$REPO/configs/$kernel.config" ||
+				die "bench column '$col': $kernel is not built with CONFIG_${m#NO_} (its fragment does not say =y)" ;;
+		*) die "bench column '$col': unknown modifier '$m' (off, bind, retry=MS, defer=N, NO_NUMA_<option>, t=N)" ;;
 		esac
 	done
 done
@@ -92,13 +110,15 @@ for col in $BENCH_COLUMNS; do
 	kernel=${col%%+*}
 	rest=${col#"$kernel"}
 	IFS=+ read -ra mods <<<"${rest#+}"
-	sysctl="" debugfs="" args="-s $BENCH_SECS -m $BENCH_MB"
+	sysctl="" debugfs="" sfeat="" args="-s $BENCH_SECS -m $BENCH_MB"
 	for m in "${mods[@]}"; do
 		case "$m" in
 		off) sysctl="$sysctl kernel.numa_balancing=0" ;;
 		bind) args="$args -b" ;;
 		retry=*) debugfs="$debugfs migrate_retry_ms=${m#retry=}" ;;
 		defer=*) sysctl="$sysctl kernel.numa_balancing_migrate_deferred=${m#defer=}" ;;
+		NO_NUMA_*) sfeat="$sfeat $m" ;;
+		t=*) args="$args -t ${m#t=}" ;;
 		esac
 	done
 	if [ "$kernel" = upstream ]; then
@@ -117,7 +137,7 @@ for col in $BENCH_COLUMNS; do
 	}
 	img=$(IMAGE=$RES/img/$col MODE=bench KSRC=$ksrc KCONFIG=$bdir/$bname/.config \
 		TESTS="" BENCH="$BENCH" BENCH_RUNS=$BENCH_RUNS BENCH_ARGS="$args" \
-		BENCH_SYSCTL="${sysctl# }" BENCH_DEBUGFS="${debugfs# }" \
+		BENCH_SYSCTL="${sysctl# }" BENCH_DEBUGFS="${debugfs# }" SCHED_FEATURES="${sfeat# }" \
 		SCAN_TUNING="$BENCH_SCAN_TUNING" "$here/initramfs.sh")
 	info "bench: $col: booting (at most ${timeout}s)"
 	MODE=bench KSRC=$ksrc KERNEL=$bdir/$bname/arch/x86/boot/bzImage \
@@ -129,7 +149,7 @@ for col in $BENCH_COLUMNS; do
 	# The serial line ends in CR LF.
 	tr -d '\r' <"$logs/output.log" >"$logs/results.log"
 	grep -q '^bench-done' "$logs/results.log" || die "bench: $col: the guest did not finish its runs ($logs/output.log)"
-	for kv in ${sysctl# } ${debugfs# }; do
+	for kv in ${sysctl# } ${debugfs# } ${sfeat# }; do
 		grep -qx "bench-setting [a-z]* $kv" "$logs/results.log" ||
 			die "bench: $col: the setting $kv did not take ($logs/output.log)"
 	done
