@@ -97,8 +97,9 @@ for col in $BENCH_COLUMNS; do
 		case "$m" in
 		off | bind | retry=[0-9]* | defer=[0-9]* | t=[1-9] | t=[1-9][0-9]) ;;
 		NO_NUMA_CPUPID | NO_NUMA_GROUPS | NO_NUMA_SWAP | NO_NUMA_FBQ)
-			[ "$kernel" != upstream ] && grep -qx "CONFIG_${m#NO_}=y" "$REPO/configs/$kernel.config" ||
-				die "bench column '$col': $kernel is not built with CONFIG_${m#NO_} (its fragment does not say =y)" ;;
+			if [ "$kernel" = upstream ] || ! grep -qx "CONFIG_${m#NO_}=y" "$REPO/configs/$kernel.config"; then
+				die "bench column '$col': $kernel is not built with CONFIG_${m#NO_} (its fragment does not say =y)"
+			fi ;;
 		*) die "bench column '$col': unknown modifier '$m' (off, bind, retry=MS, defer=N, NO_NUMA_<option>, t=N)" ;;
 		esac
 	done
