@@ -13,12 +13,20 @@
  *   2. second fault: after the next pass, the pages are on node 1: the
  *      record says node 1 and the fault comes from node 1.
  *
+ * Then again with a writer whose TID ends in 0xff, the low byte that an
+ * unset {cpu,pid} record holds in its PID field: a last-nid kernel reads
+ * the record for its node only, so that writer's pages move too.
+ *
  * With NUMA_CPUPID the test is skipped: there, as in 6.1, a young task's
- * first faults migrate at once (it can tell its own first touch).
+ * first faults migrate at once (it can tell its own first touch). With it
+ * built in and NO_NUMA_CPUPID in sched/features, the test runs: the
+ * kernel must behave as the last-nid kernel.
  *
  * Fails on: the last-nid kernel before its early-life shortcut was gated
  * (c385900's no-cpupid build): every page moved on its first fault,
- * "first fault" counted 2048 of 2048 pages on node 1.
+ * "first fault" counted 2048 of 2048 pages on node 1. The TID-0xff case
+ * fails on NO_NUMA_CPUPID as first written (ee9ae1b), which took such a
+ * record for an unset one: "second fault" found 0 pages moved.
  */
 #include <pthread.h>
 #include "../lib/numa_test.h"
@@ -42,17 +50,35 @@ static const char *const knobs[] = {
 #define NR_KNOBS	3
 static char saved[NR_KNOBS][32];
 static char *mem;
-static volatile int stop;
+static volatile int stop, want_ff, tid_ff;
 
 static void *writer(void *arg __attribute__((unused)))
 {
 	unsigned char v = 0;
 
-	if (pin_to_node(1))
+	tid_ff = (gettid_() & 0xff) == 0xff;
+	if ((want_ff && !tid_ff) || pin_to_node(1))
 		return NULL;
 	while (!stop)
 		region_touch(mem, REGION_LEN, v++);
 	return NULL;
+}
+
+/* The writer thread; with @ff, one whose TID ends in 0xff. */
+static int start_writer(pthread_t *thread, bool ff)
+{
+	int tries;
+
+	want_ff = ff;
+	for (tries = 0; tries < 1024; tries++) {
+		if (pthread_create(thread, NULL, writer, NULL))
+			return -1;
+		usleep(1000);
+		if (!ff || tid_ff)
+			return 0;
+		pthread_join(*thread, NULL);
+	}
+	return -1;
 }
 
 /* Wait until @n more hinting faults than @base, and 1 s of quiet. */
@@ -74,27 +100,15 @@ static long long wait_faults(long long base, long n, double *t)
 	return last;
 }
 
-int main(void)
+/* Both passes with a fresh region; @ff: the writer's TID ends in 0xff. */
+static void run_case(bool ff, const char *what)
 {
 	long long faults0, faults1, faults2;
 	long counts[MAX_NODES];
 	pthread_t thread;
-	char val[16];
-	const char *const vals[NR_KNOBS] = { val, val, val };
 	double t;
-	int on, i;
 
-	on = FEATURE_TEST_START("NUMA_CPUPID");
-	if (on)
-		ksft_exit_skip("CONFIG_NUMA_CPUPID is on: a young task's first faults migrate, as in 6.1\n");
-	ksft_set_plan(2);
-
-	snprintf(val, sizeof(val), "%d", SCAN_MS);
-	if (balancing_knobs_set(knobs, vals, NR_KNOBS, saved, &i))
-		ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
-
-	if (pin_to_node(0))
-		ksft_exit_fail_msg("cannot pin to node 0\n");
+	stop = 0;
 	mem = region_alloc(REGION_LEN);
 	if (!mem)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
@@ -105,29 +119,53 @@ int main(void)
 				   counts[0], NR_PAGES);
 
 	faults0 = vmstat("numa_hint_faults");
-	pthread_create(&thread, NULL, writer, NULL);
+	if (start_writer(&thread, ff))
+		ksft_exit_fail_msg("no writer thread%s\n", ff ? " with a TID ending in 0xff" : "");
 
 	/* 1: one pass of faults from node 1, none of them moved a page. */
 	faults1 = wait_faults(faults0, NR_PAGES * 9 / 10, &t);
 	pages_per_node_settled(mem, REGION_LEN, counts);
-	ksft_print_msg("first pass after %.1fs: %lld hinting faults, %ld pages on node 0, %ld on node 1\n",
-		       t, faults1 - faults0, counts[0], counts[1]);
+	ksft_print_msg("%sfirst pass after %.1fs: %lld hinting faults, %ld pages on node 0, %ld on node 1\n",
+		       what, t, faults1 - faults0, counts[0], counts[1]);
 	ksft_test_result(faults1 - faults0 >= NR_PAGES * 9 / 10 &&
 			 counts[1] * 100 <= NR_PAGES * MAX_FIRST_PCT,
-			 "first fault: a page written on node 0, then from node 1, stays (<= %d%% moved)\n",
-			 MAX_FIRST_PCT);
+			 "%sfirst fault: a page written on node 0, then from node 1, stays (<= %d%% moved)\n",
+			 what, MAX_FIRST_PCT);
 
 	/* 2: the next pass's faults, from node 1 again, move the pages. */
 	faults2 = wait_faults(faults1, NR_PAGES * 9 / 10, &t);
 	pages_per_node_settled(mem, REGION_LEN, counts);
-	ksft_print_msg("second pass after %.1fs: %lld hinting faults, %ld pages on node 0, %ld on node 1\n",
-		       t, faults2 - faults1, counts[0], counts[1]);
+	ksft_print_msg("%ssecond pass after %.1fs: %lld hinting faults, %ld pages on node 0, %ld on node 1\n",
+		       what, t, faults2 - faults1, counts[0], counts[1]);
 	ksft_test_result(counts[1] * 100 >= NR_PAGES * MIN_SECOND_PCT,
-			 "second fault: two faults in a row from node 1 move the page (>= %d%%)\n",
-			 MIN_SECOND_PCT);
+			 "%ssecond fault: two faults in a row from node 1 move the page (>= %d%%)\n",
+			 what, MIN_SECOND_PCT);
 
 	stop = 1;
 	pthread_join(thread, NULL);
+	munmap(mem, REGION_LEN);
+}
+
+int main(void)
+{
+	char val[16];
+	const char *const vals[NR_KNOBS] = { val, val, val };
+	int on, i;
+
+	on = FEATURE_TEST_START("NUMA_CPUPID");
+	if (on)
+		ksft_exit_skip("CONFIG_NUMA_CPUPID is on: a young task's first faults migrate, as in 6.1\n");
+	ksft_set_plan(4);
+
+	snprintf(val, sizeof(val), "%d", SCAN_MS);
+	if (balancing_knobs_set(knobs, vals, NR_KNOBS, saved, &i))
+		ksft_exit_fail_msg("cannot set %s\n", knobs[i]);
+	if (pin_to_node(0))
+		ksft_exit_fail_msg("cannot pin to node 0\n");
+
+	run_case(false, "");
+	run_case(true, "TID ending in 0xff: ");
+
 	balancing_knobs_restore(knobs, NR_KNOBS, saved);
 	ksft_finished();
 }
