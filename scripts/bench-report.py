@@ -33,6 +33,7 @@ METRICS = [
     ("residency", "Residency % (end)", True),
     ("converge_s", "Converged after s", False),
     ("sys_pct", "System CPU %", False),
+    ("sys_us_per_fault", "System CPU us/hint fault", False),
     ("sweeps_per_s", "Sweeps/s (overhead)", True),
 ]
 

@@ -40,7 +40,10 @@
  * counter), the final residency, the convergence time (first sample
  * from which residency stays at or above 90% to the end, -1: never), the
  * guest's system CPU share and the sweeps per second (an overhead check:
- * QEMU has no remote memory latency, so it says nothing of locality).
+ * QEMU has no remote memory latency, so it says nothing of locality), and
+ * the system CPU time per hint fault: an upper bound of a fault's cost,
+ * since it holds all the kernel's work of the run (scanning, faults,
+ * migrations, the scheduler), first touch excepted.
  *
  * Usage: bench WORKLOAD [-s seconds] [-m MiB] [-t threads] [-b]
  */
@@ -308,7 +311,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int secs = 20, cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), threads = 0, opt, i, p;
-	long long before[NR_COUNTERS], after, total0, sys0, total1, sys1;
+	long long before[NR_COUNTERS], after, total0, sys0, total1, sys1, hint;
 	double res[3600], t0, converge = -1, sweeps = 0;
 	size_t mb = 64, len;
 	const char *name;
@@ -469,10 +472,14 @@ int main(int argc, char **argv)
 			printf(" local_pct=%.1f", f > 0 ? 100.0 * l / f : -1.0);
 		}
 	}
-	printf(" residency=%.1f converge_s=%.0f sys_pct=%.1f sweeps_per_s=%.1f\n",
+	printf(" residency=%.1f converge_s=%.0f sys_pct=%.1f sweeps_per_s=%.1f",
 	       nres ? res[nres - 1] : -1, converge,
 	       total1 > total0 ? 100.0 * (sys1 - sys0) / (total1 - total0) : -1,
 	       sweeps / secs);
+	/* The guest's system CPU (all CPUs, in microseconds) per hint fault. */
+	hint = vmstat("numa_hint_faults") - before[1];
+	printf(" sys_us_per_fault=%.1f\n", hint > 0 && before[1] >= 0 ?
+	       (sys1 - sys0) * 1e6 / sysconf(_SC_CLK_TCK) / hint : -1.0);
 	fflush(stdout);
 	while (wait(NULL) > 0)
 		;

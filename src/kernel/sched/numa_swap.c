@@ -98,7 +98,7 @@ static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
 
 	/* The NUMA_SWAP feature off: as if built without it. */
 	if (!numa_feature(NUMA_SWAP))
-		return numa_swap_move_only(env, moveimp, maymove);
+		return numa_move_verdict(env, moveimp, maymove);
 
 	if (!numa_swap_partner(env, cur))
 		return NUMA_SWAP_SKIP;

@@ -20,7 +20,7 @@ enum numa_swap_verdict {
 
 /* Without swaps: move there if the move beats the best found so far. */
 static inline enum numa_swap_verdict
-numa_swap_move_only(struct task_numa_env *env, long moveimp, bool maymove)
+numa_move_verdict(struct task_numa_env *env, long moveimp, bool maymove)
 {
 	return maymove && moveimp > env->best_imp ? NUMA_SWAP_MOVE :
 						    NUMA_SWAP_SKIP;
@@ -37,7 +37,7 @@ static inline enum numa_swap_verdict
 numa_swap_compare(struct task_numa_env *env, struct task_struct *cur,
 		  long taskimp, long *imp, long moveimp, bool maymove)
 {
-	return numa_swap_move_only(env, moveimp, maymove);
+	return numa_move_verdict(env, moveimp, maymove);
 }
 
 /* Never reached: without NUMA_SWAP no swap partner is ever chosen. */
