@@ -291,6 +291,41 @@ def main():
                   "set yrange [0:100]\nset key bottom right\nplot %s\n"
                   % (os.path.join(res, "residency-%s.png" % w), w, ", ".join(plots)))
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    for w in workloads:
+        effects_plot(res, w, cols, summary[w])
+
+
+# The metrics of the effects plot: one panel each, a bar per column.
+EFFECT_METRICS = [("local_pct", "NUMA hint local %"), ("residency", "residency % (end)"),
+                  ("pages_migrated", "pages migrated"), ("sys_us_per_fault", "system CPU us per hint fault")]
+
+
+def effects_plot(res, w, cols, summ):
+    """effects-WORKLOAD.png: per metric, each column's median as a bar and
+    its 95% interval as the whisker."""
+    panels = []
+    for key, label in EFFECT_METRICS:
+        rows = [(i, c, summ[c][key]) for i, c in enumerate(cols)
+                if summ[c][key] and not math.isinf(summ[c][key]["hi"])]
+        if not rows:
+            continue
+        dat = os.path.join(res, "effects-%s-%s.dat" % (w, key))
+        with open(dat, "w") as f:
+            for i, c, st in rows:
+                f.write('%d "%s" %g %g %g\n' % (i, c, st["median"], st["lo"], st["hi"]))
+        panels.append("set title '%s'\nset yrange [0:*]\n"
+                      "plot '%s' using 1:3:xtic(2) with boxes notitle, "
+                      "'' using 1:3:4:5 with yerrorbars lc black pt 0 notitle\n"
+                      % (label, dat))
+    if not panels:
+        return
+    script = ("set terminal png size 1000,%d noenhanced\nset output '%s'\n"
+              "set multiplot layout %d,1 title '%s: median and 95%% interval per column'\n"
+              "set style fill solid 0.4\nset boxwidth 0.6\nset xtics rotate by -20 font ',8'\n"
+              "set xrange [-0.5:%g]\n%sunset multiplot\n"
+              % (260 * len(panels), os.path.join(res, "effects-%s.png" % w), len(panels),
+                 w, len(cols) - 0.5, "".join(panels)))
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
 if __name__ == "__main__":
