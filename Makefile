@@ -48,7 +48,7 @@ TESTS_UPSTREAM	?= topology.sh balancing.sh proc_sched migrate_to_threads
 # make bench: columns (kernels and modes), workloads, runs, seconds, MiB.
 BENCH_COLUMNS	?= default
 BENCH		?= default
-BENCH_RUNS	?= 5
+BENCH_RUNS	?= 6
 BENCH_SECS	?= 15
 BENCH_MB	?= 64
 DEMO_ARGS	?= 30 32

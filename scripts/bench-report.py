@@ -141,8 +141,8 @@ def effect(base, other):
 CLAIMS = [
     ("NO_NUMA_CPUPID", "shared data does not drag every thread: fewer pages migrated",
      "pingpong", "pages_migrated", "lower"),
-    ("NO_NUMA_GROUPS", "tasks sharing memory end up together: higher locality",
-     "multi", "local_pct", "higher"),
+    ("NO_NUMA_GROUPS", "tasks sharing memory end up together",
+     "trade", "residency", "higher"),
     ("NO_NUMA_SWAP", "tasks reach their preferred node when it is busy",
      "trade", "residency", "higher"),
     ("NO_NUMA_FBQ", "the balancer stops undoing placement: higher locality",
