@@ -64,7 +64,7 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig savefrag distro-config initramfs boot run matrix bench stress stress-selftest check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig savefrag distro-config initramfs boot run matrix bench cost stress stress-selftest check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -112,6 +112,9 @@ matrix: tree ## the rows of configs/matrix.tsv (every valid option combination, 
 
 bench: tree ## what each option buys: the same binary with each off (BENCH_COLUMNS), medians with 95% intervals, tables, plots
 	@scripts/bench.sh
+
+cost: tree ## what each option costs: size, bloat-o-meter, task_struct and rq bytes, page-flag bits (guest and Debian configs)
+	@scripts/cost.sh
 
 stress: tree ## the debug kernel (configs/debug.config) under fork/exit storms, hotplug, pressure, bad knob writes for STRESS_SECS
 	@scripts/stress.sh
