@@ -97,7 +97,9 @@ for col in $BENCH_COLUMNS; do
 	for m in "${mods[@]}"; do
 		case "$m" in
 		off | bind | retry=[0-9]* | defer=[0-9]* | t=[1-9] | t=[1-9][0-9]) ;;
-		NO_NUMA_CPUPID | NO_NUMA_GROUPS | NO_NUMA_SWAP | NO_NUMA_FBQ)
+		NO_NUMA_*)
+			numa_sched_features "$KSRC" | grep -qx "${m#NO_}" ||
+				die "bench column '$col': ${m#NO_} has no scheduler feature (have: $(numa_sched_features "$KSRC" | tr '\n' ' '))"
 			if [ "$kernel" = upstream ] || ! grep -qx "CONFIG_${m#NO_}=y" "$REPO/configs/$kernel.config"; then
 				die "bench column '$col': $kernel is not built with CONFIG_${m#NO_} (its fragment does not say =y)"
 			fi ;;

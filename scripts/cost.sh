@@ -20,7 +20,7 @@
 #                       module's .s, as asm-offsets does)
 #
 # The builds are the fragments' without the KUnit suites (KUNIT=n, in
-# BUILD/cost-NAME, started from a copy of BUILD/NAME when there is one):
+# BUILD/cost-NAME, each started from a finished one, see below):
 # what a distribution ships, not the test kernels. Writes
 # OUT/cost/table.md and prints it.
 
@@ -82,10 +82,20 @@ probe()
 	echo "obj-m := cost-probe.o" >"$m/Makefile"
 	make -s -C "$KSRC" O="$1" M="$m" cost-probe.s >"$m/make.log" 2>&1 ||
 		{ tail -n 20 "$m/make.log" >&2; die "cost: the page-flags probe did not compile in $1"; }
-	awk '/->/ { for (i = 1; i <= NF; i++) if ($i ~ /^"?->/) { sub(/^"?->/, "", $i); v[$i] = $(i + 1) } }
-	     END { gsub(/[$"]/, "", v["LAST_CPUPID_SHIFT"]); gsub(/[$"]/, "", v["NOT_IN_FLAGS"]);
-		   gsub(/[$"]/, "", v["NR_CPUS_BITS"]); gsub(/[$"]/, "", v["NODES_SHIFT"]);
-		   print v["LAST_CPUPID_SHIFT"], v["NOT_IN_FLAGS"], v["NR_CPUS_BITS"], v["NODES_SHIFT"] }' "$m/cost-probe.s"
+	# .ascii "->NAME $VALUE": strip the quotes and the immediate's $.
+	awk '/->/ { for (i = 1; i <= NF; i++) if ($i ~ /^"?->/) {
+			sub(/^"?->/, "", $i); v[$i] = $(i + 1); gsub(/[$"]/, "", v[$i]) } }
+	     END { print v["LAST_CPUPID_SHIFT"], v["NOT_IN_FLAGS"], v["NR_CPUS_BITS"], v["NODES_SHIFT"] }' "$m/cost-probe.s"
+}
+
+# record_row LABEL BUILD_DIR: a row of the page record's table.
+record_row()
+{
+	local shift notin cpus nodes
+
+	read -r shift notin cpus nodes < <(probe "$2")
+	printf '| %s | %s | %s | %s | %s |\n' "$1" "$cpus" "$nodes" "$shift" \
+		"$([ "$notin" = 1 ] && echo "no: a field of its own in struct page" || echo yes)"
 }
 
 {
@@ -115,9 +125,7 @@ probe()
 	echo "| configuration | NR_CPUS bits | NODES_SHIFT | LAST_CPUPID_SHIFT | last_cpupid in page->flags |"
 	echo "|---|---|---|---|---|"
 	for k in numa-all no-cpupid; do
-		read -r shift notin cpus nodes < <(probe "$BUILD/cost-$k")
-		printf '| guest, %s | %s | %s | %s | %s |\n' "$k" "$cpus" "$nodes" "$shift" \
-			"$([ "$notin" = 1 ] && echo "no: a field of its own in struct page" || echo yes)"
+		record_row "guest, $k" "$BUILD/cost-$k"
 	done
 	if [ -r "$DEBIAN_CONFIG" ]; then
 		for k in numa-all no-cpupid; do
@@ -132,9 +140,7 @@ probe()
 			make -s -C "$KSRC" O="$d" olddefconfig >/dev/null 2>&1
 			make -s -C "$KSRC" O="$d" -j"$(nproc)" modules_prepare >"$d/prepare.log" 2>&1 ||
 				{ tail -n 20 "$d/prepare.log" >&2; die "cost: modules_prepare failed for Debian's config in $d"; }
-			read -r shift notin cpus nodes < <(probe "$d")
-			printf '| Debian amd64, %s | %s | %s | %s | %s |\n' "$k" "$cpus" "$nodes" "$shift" \
-				"$([ "$notin" = 1 ] && echo "no: a field of its own in struct page" || echo yes)"
+			record_row "Debian amd64, $k" "$d"
 		done
 	fi
 } >"$RES/table.md"

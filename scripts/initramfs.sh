@@ -106,10 +106,8 @@ fi
 # An option turned off at run time must be built in: NO_NUMA_SWAP on a
 # kernel without NUMA_SWAP would "take" and mean nothing.
 for sf in ${SCHED_FEATURES:-}; do
-	case "$sf" in
-	NO_NUMA_CPUPID | NO_NUMA_GROUPS | NO_NUMA_SWAP | NO_NUMA_FBQ) ;;
-	*) die "SCHED_FEATURES: '$sf' is not NO_NUMA_CPUPID, NO_NUMA_GROUPS, NO_NUMA_SWAP or NO_NUMA_FBQ" ;;
-	esac
+	numa_sched_features "$KSRC" | grep -qx "${sf#NO_}" ||
+		die "SCHED_FEATURES: '$sf' is not NO_ and one of: $(numa_sched_features "$KSRC" | tr '\n' ' ')"
 	grep -qx "CONFIG_${sf#NO_}=y" "$KCONFIG" ||
 		die "SCHED_FEATURES: $sf on a kernel built without CONFIG_${sf#NO_} changes nothing"
 done

@@ -40,6 +40,15 @@ numa_features()
 		grep -v '_KUNIT_TEST$'
 }
 
+# numa_sched_features KSRC: the options that are also scheduler features,
+# which NO_<option> in debugfs sched/features turns off at run time, as the
+# tree's kernel/sched/features.h declares them (NUMA_CPUPID ...). One per
+# line; none in a tree without the series.
+numa_sched_features()
+{
+	sed -n 's/^SCHED_FEAT(\(NUMA_[A-Z0-9_]*\),.*/\1/p' "$1/kernel/sched/features.h"
+}
+
 # feature_letter OPTION: the option's letter in the matrix's row names,
 # the first of its last word (NUMA_CPUPID C, NUMA_MIGRATE_DEFER D).
 feature_letter()

@@ -310,10 +310,8 @@ run_off()
 	for i in "${!LETTERS[@]}"; do
 		[ "$2" = "${LETTERS[$i]}" ] || continue
 		(( $1 >> i & 1 )) || return 1
-		case "${FEATURES[$i]}" in
-		NUMA_CPUPID | NUMA_GROUPS | NUMA_SWAP | NUMA_FBQ) echo "NO_${FEATURES[$i]}" ;;
-		*) return 1 ;;
-		esac
+		numa_sched_features "$KSRC" | grep -qx "${FEATURES[$i]}" || return 1
+		echo "NO_${FEATURES[$i]}"
 		return 0
 	done
 	return 1

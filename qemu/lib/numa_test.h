@@ -355,6 +355,7 @@ static inline int feature_enabled(const char *name)
 #define FEATURE_TEST_START(name)					\
 	({								\
 		int nodes_ = nr_nodes(), on_ = feature_enabled(name);	\
+		int built_ = feature_built(name);			\
 									\
 		ksft_print_header();					\
 		SKIP_WITHOUT_BALANCING();				\
@@ -363,8 +364,8 @@ static inline int feature_enabled(const char *name)
 		if (on_ < 0)						\
 			ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n"); \
 		ksft_print_msg("CONFIG_%s is %s%s\n", name,		\
-			       feature_built(name) > 0 ? "on" : "off",	\
-			       feature_built(name) > 0 && !on_ ?	\
+			       built_ > 0 ? "on" : "off",		\
+			       built_ > 0 && !on_ ?			\
 			       ", turned off in sched/features" : ""); \
 		on_;							\
 	})

@@ -50,13 +50,14 @@ static const char *const knobs[] = {
 #define NR_KNOBS	3
 static char saved[NR_KNOBS][32];
 static char *mem;
-static volatile int stop, want_ff, tid_ff;
+static volatile int stop, want_ff, tid_ff, started;
 
 static void *writer(void *arg __attribute__((unused)))
 {
 	unsigned char v = 0;
 
 	tid_ff = (gettid_() & 0xff) == 0xff;
+	started = 1;
 	if ((want_ff && !tid_ff) || pin_to_node(1))
 		return NULL;
 	while (!stop)
@@ -71,9 +72,11 @@ static int start_writer(pthread_t *thread, bool ff)
 
 	want_ff = ff;
 	for (tries = 0; tries < 1024; tries++) {
+		started = 0;
 		if (pthread_create(thread, NULL, writer, NULL))
 			return -1;
-		usleep(1000);
+		while (!started)
+			sched_yield();
 		if (!ff || tid_ff)
 			return 0;
 		pthread_join(*thread, NULL);
