@@ -10,6 +10,7 @@
 #
 # Usage: bench-report.py RESULTS_DIR COLUMN...
 
+import fnmatch
 import json
 import math
 import os
@@ -35,6 +36,8 @@ METRICS = [
     ("sys_pct", "System CPU %", False),
     ("sys_us_per_fault", "System CPU us/hint fault", False),
     ("sweeps_per_s", "Sweeps/s (overhead)", True),
+    ("perf_converge_s", "perf: converged after s", False),
+    ("perf_gbs", "perf: GB/s (overhead)", True),
 ]
 
 
@@ -91,7 +94,7 @@ def stats(runs, key):
     # -1: the kernel has no such counter; converge_s -1: never.
     if not vals:
         return None
-    if key == "converge_s":
+    if key in ("converge_s", "perf_converge_s"):
         vals = [float("inf") if v < 0 else v for v in vals]
     elif any(v < 0 for v in vals):
         return None
@@ -148,6 +151,10 @@ CLAIMS = [
     ("NO_NUMA_FBQ", "the balancer stops undoing placement: higher locality",
      "multi", "local_pct", "higher"),
     ("defer=0", "fewer shared-page migrations", "pingpong", "pages_migrated", "lower"),
+    ("NO_NUMA_GROUPS", "a process's threads gather on one node: perf converges sooner",
+     "perf-*", "perf_converge_s", "lower"),
+    ("NO_NUMA_SWAP", "processes reach their busy preferred nodes: perf converges sooner",
+     "perf-*", "perf_converge_s", "lower"),
 ]
 
 
@@ -156,9 +163,9 @@ def claims_table(cols, summary):
     its workload, the option's effect (on against off) and whether the
     claim holds here."""
     out = []
-    for mod, claim, w, key, want in CLAIMS:
-        for off in cols:
-            if not off.endswith("+" + mod) or w not in summary:
+    for mod, claim, pattern, key, want in CLAIMS:
+        for w, off in [(w, c) for w in summary if fnmatch.fnmatchcase(w, pattern) for c in cols]:
+            if not off.endswith("+" + mod):
                 continue
             on = off[:-len(mod) - 1]
             if on not in cols:
@@ -167,7 +174,8 @@ def claims_table(cols, summary):
             c = compare(b, a)
             if c is None:
                 continue
-            verdict = ("holds" if c == want else
+            verdict = ("one run: no interval" if min(a["n"], b["n"]) < 2 else
+                       "holds" if c == want else
                        "no difference measured" if c == "same" else
                        "does not hold: the other way")
             out.append("| %s | %s | %s, %s | %s [%s, %s] | %s [%s, %s] | %s |" % (
@@ -215,6 +223,8 @@ def main():
         md.append("| metric | " + " | ".join(cols) + (" | intervals overlap |" if pair else " |"))
         md.append("|---|" + "---|" * (len(cols) + pair))
         for key, label, _ in METRICS:
+            if all(summary[w][c][key] is None for c in cols):
+                continue
             cells, mcells = [], []
             base = summary[w][cols[0]][key]
             for c in cols:

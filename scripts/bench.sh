@@ -26,7 +26,10 @@
 # The first column is the baseline of the comparisons.
 #
 # BENCH lists the workloads of qemu/workloads/bench.c ("default": trade
-# multi pingpong, the workloads of the claims; "all": the eight), each run
+# multi pingpong, the workloads of the claims) and perf-PxT, perf bench
+# numa mem's convergence test with P processes of T threads
+# (qemu/workloads/perf-numa; "perf": perf-NODESxCPUS_PER_NODE and one
+# thread more per process; "all": the eight of bench.c and those), each run
 # BENCH_RUNS times (default 6: from 6 runs the interval of the median is
 # the distribution-free one) for BENCH_SECS seconds (default 15) on
 # BENCH_MB MiB (default 64), at the tree's default scan rates
@@ -67,18 +70,28 @@ all) BENCH_COLUMNS="numa-all numa-all+NO_NUMA_CPUPID numa-all+NO_NUMA_GROUPS
 	no-cpupid no-groups no-swap no-fbq no-migrate-defer numa-none upstream
 	numa-all+off numa-all+bind numa-all+retry=100 numa-all+retry=1000" ;;
 esac
+# perf's convergence tests at this machine's size: a process per node
+# with a thread per CPU of a node, then one thread more than a node has.
+perf_set="perf-${NODES}x$CPUS_PER_NODE perf-${NODES}x$((CPUS_PER_NODE + 1))"
 case "$BENCH" in
 default) BENCH="trade multi pingpong" ;;
-all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong trade" ;;
+perf) BENCH=$perf_set ;;
+all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong trade $perf_set" ;;
 esac
 for v in BENCH_RUNS BENCH_SECS BENCH_MB; do
 	case "${!v}" in
 	"" | *[!0-9]* | 0) die "$v must be a positive integer, not '${!v}'" ;;
 	esac
 done
+perf=""
 for w in $BENCH; do
-	grep -q "\"$w\"" "$REPO/qemu/workloads/bench.c" ||
-		die "no bench workload '$w' (see qemu/workloads/bench.c)"
+	case "$w" in
+	perf-[1-9]x[1-9] | perf-[1-9]x[1-9][0-9] | perf-[1-9][0-9]x[1-9] | perf-[1-9][0-9]x[1-9][0-9])
+		perf=y ;;
+	perf-*) die "bench workload '$w': perf workloads are perf-PxT, P processes of T threads" ;;
+	*) grep -q "\"$w\"" "$REPO/qemu/workloads/bench.c" ||
+		die "no bench workload '$w' (see qemu/workloads/bench.c, or perf-PxT)" ;;
+	esac
 done
 
 stamp=$(date -u +%Y%m%d-%H%M%S)
@@ -96,7 +109,10 @@ for col in $BENCH_COLUMNS; do
 	IFS=+ read -ra mods <<<"${rest#+}"
 	for m in "${mods[@]}"; do
 		case "$m" in
-		off | bind | retry=[0-9]* | defer=[0-9]* | t=[1-9] | t=[1-9][0-9]) ;;
+		off | retry=[0-9]* | defer=[0-9]*) ;;
+		bind | t=[1-9] | t=[1-9][0-9])
+			[ -z "$perf" ] ||
+				die "bench column '$col': $m is for bench's workloads; perf-PxT says its own threads and does not bind" ;;
 		NO_NUMA_*)
 			numa_sched_features "$KSRC" | grep -qx "${m#NO_}" ||
 				die "bench column '$col': ${m#NO_} has no scheduler feature (have: $(numa_sched_features "$KSRC" | tr '\n' ' '))"
@@ -107,6 +123,12 @@ for col in $BENCH_COLUMNS; do
 		esac
 	done
 done
+
+if [ -n "$perf" ]; then
+	info "bench: building the tree's perf (scripts/perf.sh)"
+	PERF=$("$here/perf.sh") || die "bench: perf-PxT workloads need perf bench numa"
+	export PERF
+fi
 
 per_run=$((BENCH_SECS + 15))
 timeout=$(( $(echo $BENCH | wc -w) * BENCH_RUNS * per_run + 300 ))

@@ -11,6 +11,7 @@
 # BENCH_DEBUGFS (MODE=bench), STRESS_SECS (the stress test), SCHED_FEATURES
 # (options built in and turned off at run time: "NO_NUMA_SWAP NO_NUMA_FBQ"),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
+# PERF, a static perf for the perf-PxT workloads (MODE=bench);
 # IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
 # each row its own). Prints the path of the initramfs.
 
@@ -83,6 +84,13 @@ for w in "$REPO"/qemu/workloads/*.c; do
 	compile "$w" "$name"
 	cp "$bin/$name" "$root/bin/$name"
 done
+# perf bench numa, for the perf-PxT bench workloads: the tree's perf,
+# static (scripts/perf.sh), when PERF names it.
+install -m 755 "$REPO/qemu/workloads/perf-numa" "$root/bin/perf-numa"
+if [ -n "${PERF:-}" ]; then
+	! ldd "$PERF" >/dev/null 2>&1 || die "PERF: $PERF is not statically linked"
+	install -m 755 "$PERF" "$root/bin/perf"
+fi
 
 # The feature options the kernel was built with, for the tests to know
 # which state to check. Options absent from .config are off.

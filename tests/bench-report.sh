@@ -8,7 +8,8 @@
 #
 # Seen to fail: with the interval taken as [min, max] whatever n (the
 # ranks for 10 runs are 2 and 9), and with every difference printed as a
-# percentage (the overlapping pair lost its "(~)").
+# percentage (the overlapping pair lost its "(~)"), with perf_converge_s
+# -1 read as a value (no claims row) and with rows of no values printed.
 
 set -u
 
@@ -19,7 +20,7 @@ tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 ktap_header
-ktap_plan 4
+ktap_plan 5
 
 # runs COLUMN WORKLOAD KEY VALUE...: one bench-result line per value.
 runs()
@@ -76,5 +77,17 @@ ktap_result $? "the claims table: NUMA_SWAP on against off, the claim holds"
 claim 50 51
 grep -q '| no difference measured |$' "$tmp/r/table.md"
 ktap_result $? "a claim whose effect is within the intervals: no difference measured"
+
+# perf-PxT: converged after 3..8 s with NUMA_GROUPS, never (-1) without;
+# trade has no perf rows.
+rm -rf "$tmp/r"
+runs numa-all perf-2x2 perf_converge_s 3 4 5 6 7 8
+runs numa-all+NO_NUMA_GROUPS perf-2x2 perf_converge_s -1 -1 -1 -1 -1 -1
+runs numa-all trade residency 90 91 92 93 94 95
+runs numa-all+NO_NUMA_GROUPS trade residency 90 91 92 93 94 95
+python3 "$report" "$tmp/r" numa-all numa-all+NO_NUMA_GROUPS >"$tmp/out" 2>/dev/null
+grep -q '^| NUMA_GROUPS | .* | perf-2x2, perf_converge_s | 5.5 \[3, 8\] | never \[never, never\] | holds |$' "$tmp/r/table.md" &&
+	[ "$(grep -c '^perf: converged after s' "$tmp/out")" = 1 ]
+ktap_result $? "perf-PxT: a run that never converged counts as never; no perf rows under trade"
 
 ktap_finished
