@@ -51,6 +51,8 @@ BENCH		?= default
 BENCH_RUNS	?= 6
 BENCH_SECS	?= 15
 BENCH_MB	?= 64
+# make shapes: the NODESxCPUS machines to try.
+SHAPES		?= 2x1 2x2 4x1 2x4 4x2 8x1 4x4
 DEMO_ARGS	?= 30 32
 # make stress: how long the load runs (s), and on which kernel.
 STRESS_SECS	?= 600
@@ -60,11 +62,11 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
 	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
-	STRESS_SECS STRESS_CONFIG SCHED_FEATURES
+	SHAPES STRESS_SECS STRESS_CONFIG SCHED_FEATURES
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig savefrag distro-config initramfs boot run matrix bench cost stress stress-selftest check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel menuconfig savefrag distro-config initramfs boot run matrix bench shapes cost stress stress-selftest check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -112,6 +114,9 @@ matrix: tree ## the rows of configs/matrix.tsv (every valid option combination, 
 
 bench: tree ## what each option buys: the same binary with each off (BENCH_COLUMNS), medians with 95% intervals, tables, plots
 	@scripts/bench.sh
+
+shapes: tree ## which NODESxCPUS (SHAPES) this host emulates well: wall time, a task's share, convergence, starved-guest complaints
+	@scripts/shapes.sh
 
 cost: tree ## what each option costs: size, bloat-o-meter, task_struct and rq bytes, page-flag bits (guest and Debian configs)
 	@scripts/cost.sh

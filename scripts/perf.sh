@@ -23,8 +23,9 @@ if [ -x "$bin" ] && [ "$(cat "$out/.tree" 2>/dev/null)" = "$stamp" ]; then
 	echo "$bin"
 	exit 0
 fi
-[ -f /usr/include/numa.h ] && [ -f /usr/lib/x86_64-linux-gnu/libnuma.a ] ||
+if [ ! -f /usr/include/numa.h ] || [ ! -f /usr/lib/x86_64-linux-gnu/libnuma.a ]; then
 	die "perf: perf bench numa needs libnuma-dev (make deps)"
+fi
 mkdir -p "$out"
 info "perf: building $KSRC/tools/perf statically into $out"
 make -C "$KSRC/tools/perf" O="$out" -j"$(nproc)" LDFLAGS=-static \
