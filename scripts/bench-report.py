@@ -33,10 +33,12 @@ METRICS = [
     ("task_swapped", "NUMA task swaps", None),
     ("residency", "Residency % (end)", True),
     ("converge_s", "Converged after s", False),
+    ("converged_pct", "Runs converged %", True),
     ("sys_pct", "System CPU %", False),
     ("sys_us_per_fault", "System CPU us/hint fault", False),
     ("sweeps_per_s", "Sweeps/s (overhead)", True),
     ("perf_converge_s", "perf: converged after s", False),
+    ("perf_converged_pct", "perf: runs converged %", True),
     ("perf_gbs", "perf: GB/s (overhead)", True),
 ]
 
@@ -89,7 +91,34 @@ def median_ci(vals):
     return meds[int(0.025 * BOOTSTRAP)], meds[int(0.975 * BOOTSTRAP) - 1], "bootstrap"
 
 
+# Shares of runs: of the runs with a convergence time, the percentage
+# that converged. Where the median time is "never" in half the runs, the
+# share is what tells two kernels apart.
+SHARES = {"converged_pct": "converge_s", "perf_converged_pct": "perf_converge_s"}
+
+
+def wilson(k, n, z=1.959964):
+    """The 95% Wilson score interval of a proportion k/n, in percent."""
+    p = k / n
+    mid = p + z * z / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    den = 1 + z * z / n
+    return 100.0 * max(0.0, (mid - half) / den), 100.0 * min(1.0, (mid + half) / den)
+
+
+def share(runs, key):
+    vals = [r[key] for r in runs if key in r]
+    if not vals:
+        return None
+    k, n = sum(1 for v in vals if v >= 0), len(vals)
+    lo, hi = wilson(k, n)
+    return {"median": 100.0 * k / n, "lo": lo, "hi": hi, "ci": "Wilson",
+            "min": 100.0 * k / n, "max": 100.0 * k / n, "n": n}
+
+
 def stats(runs, key):
+    if key in SHARES:
+        return share(runs, SHARES[key])
     vals = [r[key] for r in runs if key in r]
     # -1: the kernel has no such counter; converge_s -1: never.
     if not vals:
@@ -151,10 +180,10 @@ CLAIMS = [
     ("NO_NUMA_FBQ", "the balancer stops undoing placement: higher locality",
      "multi", "local_pct", "higher"),
     ("defer=0", "fewer shared-page migrations", "pingpong", "pages_migrated", "lower"),
-    ("NO_NUMA_GROUPS", "a process's threads gather on one node: perf converges sooner",
-     "perf-*", "perf_converge_s", "lower"),
-    ("NO_NUMA_SWAP", "processes reach their busy preferred nodes: perf converges sooner",
-     "perf-*", "perf_converge_s", "lower"),
+    ("NO_NUMA_GROUPS", "a process's threads gather on one node: more perf runs converge",
+     "perf-*", "perf_converged_pct", "higher"),
+    ("NO_NUMA_SWAP", "processes reach their busy preferred nodes: more perf runs converge",
+     "perf-*", "perf_converged_pct", "higher"),
 ]
 
 
@@ -253,11 +282,12 @@ def main():
                default=0)
     how = sorted({st["ci"] for w in workloads for c in cols
                   for st in summary[w][c].values() if st})
-    txt.append("medians of %d runs; (+N%%): change of the median against %s, "
+    txt.append("medians of %d runs (of 'runs converged %%': the share); (+N%%): change of the median against %s, "
                "where the 95%% intervals (%s) do not overlap; (~): they do, no "
                "difference measured; '-': no such counter in that kernel"
                % (runs, cols[0], ", ".join(how)))
-    md.append("Median [95%% interval of the median: %s] of %d runs; (+N%%) against "
+    md.append("Median [95%% interval of the median: %s] of %d runs (of 'runs converged %%': "
+              "the share, its Wilson score interval); (+N%%) against "
               "%s where the intervals do not overlap, (~) where they do: no "
               "difference measured." % (", ".join(how), runs, cols[0]))
     claims = claims_table(cols, summary)
