@@ -94,11 +94,6 @@ for w in $BENCH; do
 	esac
 done
 
-stamp=$(date -u +%Y%m%d-%H%M%S)
-RES=$OUT/bench/$stamp
-mkdir -p "$RES/logs" "$RES/img"
-info "bench: columns: $(echo $BENCH_COLUMNS); workloads: $BENCH; $BENCH_RUNS x ${BENCH_SECS}s each"
-
 # Parse and check every column first: a typo should not cost a build.
 for col in $BENCH_COLUMNS; do
 	kernel=${col%%+*}
@@ -122,6 +117,11 @@ for col in $BENCH_COLUMNS; do
 		esac
 	done
 done
+
+stamp=$(date -u +%Y%m%d-%H%M%S)
+RES=$OUT/bench/$stamp
+mkdir -p "$RES/logs" "$RES/img"
+info "bench: columns: $(echo $BENCH_COLUMNS); workloads: $BENCH; $BENCH_RUNS x ${BENCH_SECS}s each"
 
 if [ -n "$perf" ]; then
 	info "bench: building the tree's perf (scripts/perf.sh)"
