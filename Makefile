@@ -112,6 +112,12 @@ run: deps kernel ## the main job: build the numa-default kernel, boot, run the d
 matrix: tree ## the rows of configs/matrix.tsv (every valid option combination, shapes, references): build, boot, test, one table
 	@scripts/matrix.sh
 
+# make bench's machine: 2 nodes of 2 CPUs, unless NODES or CPUS_PER_NODE
+# is given; with one CPU a node no task ever needs to trade places.
+ifeq ($(origin NODES)$(origin CPUS_PER_NODE),filefile)
+bench: NODES = 2
+bench: CPUS_PER_NODE = 2
+endif
 bench: tree ## what each option buys: the same binary with each off (BENCH_COLUMNS), medians with 95% intervals, tables, plots
 	@scripts/bench.sh
 

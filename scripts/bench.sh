@@ -25,8 +25,9 @@
 # saying for each metric whether the two columns' 95% intervals overlap.
 # The first column is the baseline of the comparisons.
 #
-# BENCH lists the workloads of qemu/workloads/bench.c ("default": trade
-# multi pingpong, the workloads of the claims) and perf-PxT, perf bench
+# BENCH lists the workloads of qemu/workloads/bench.c and perf-PxT
+# ("default": trade multi pingpong and perf-NODESxCPUS_PER_NODE, the
+# workloads of the claims), perf-PxT being perf bench
 # numa mem's convergence test with P processes of T threads
 # (qemu/workloads/perf-numa; "perf": perf-NODESxCPUS_PER_NODE and one
 # thread more per process; "all": the eight of bench.c and those), each run
@@ -74,7 +75,7 @@ esac
 # with a thread per CPU of a node, then one thread more than a node has.
 perf_set="perf-${NODES}x$CPUS_PER_NODE perf-${NODES}x$((CPUS_PER_NODE + 1))"
 case "$BENCH" in
-default) BENCH="trade multi pingpong" ;;
+default) BENCH="trade multi pingpong perf-${NODES}x$CPUS_PER_NODE" ;;
 perf) BENCH=$perf_set ;;
 all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong trade $perf_set" ;;
 esac
