@@ -136,8 +136,8 @@ def stats(runs, key):
 def compare(base, other):
     """other against base: "higher", "lower" when the 95% intervals of the
     medians do not overlap, "same" when they do (no difference measured),
-    None when either has no value."""
-    if base is None or other is None:
+    None when either has no value or comes from one run (no interval)."""
+    if base is None or other is None or min(base["n"], other["n"]) < 2:
         return None
     if other["lo"] > base["hi"]:
         return "higher"
@@ -201,11 +201,13 @@ def claims_table(cols, summary):
                 continue
             a, b = summary[w][on][key], summary[w][off][key]
             c = compare(b, a)
-            if c is None:
+            if c is None and a and b:
+                c = "one run"
+            elif c is None:
                 continue
-            verdict = ("one run: no interval" if min(a["n"], b["n"]) < 2 else
-                       "holds" if c == want else
+            verdict = ("holds" if c == want else
                        "no difference measured" if c == "same" else
+                       "one run: no interval" if c == "one run" else
                        "does not hold: the other way")
             out.append("| %s | %s | %s, %s | %s [%s, %s] | %s [%s, %s] | %s |" % (
                 mod.replace("NO_", "").replace("defer=0", "NUMA_MIGRATE_DEFER"),
@@ -284,7 +286,8 @@ def main():
                   for st in summary[w][c].values() if st})
     txt.append("medians of %d runs (of 'runs converged %%': the share); (+N%%): change of the median against %s, "
                "where the 95%% intervals (%s) do not overlap; (~): they do, no "
-               "difference measured; '-': no such counter in that kernel"
+               "difference measured; no mark: one run, no interval; '-': no such "
+               "counter in that kernel"
                % (runs, cols[0], ", ".join(how)))
     md.append("Median [95%% interval of the median: %s] of %d runs (of 'runs converged %%': "
               "the share, its Wilson score interval); (+N%%) against "

@@ -21,7 +21,7 @@ tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 ktap_header
-ktap_plan 5
+ktap_plan 6
 
 # runs COLUMN WORKLOAD KEY VALUE...: one bench-result line per value.
 runs()
@@ -91,5 +91,15 @@ grep -q '^perf: converged after s *5.5 *never (higher)$' "$tmp/out" &&
 	grep -q '^| NUMA_GROUPS | .* | perf-2x2, perf_converged_pct | 100 \[61.0, 100\] | 0 \[0, 39.0\] | holds |$' "$tmp/r/table.md" &&
 	[ "$(grep -c '^perf: converged after s' "$tmp/out")" = 1 ]
 ktap_result $? "perf-PxT: a run that never converged counts as never; 6 of 6 against 0 of 6 (Wilson); no perf rows under trade"
+
+# One run a column: no interval, so no change is printed and no claim
+# is judged (seen to fail: "+100%" printed from two single runs).
+rm -rf "$tmp/r"
+runs numa-all trade residency 50
+runs numa-all+NO_NUMA_SWAP trade residency 100
+python3 "$report" "$tmp/r" numa-all numa-all+NO_NUMA_SWAP >"$tmp/out" 2>/dev/null
+grep -q '^Residency % (end) *50 *100$' "$tmp/out" &&
+	grep -q '| one run: no interval |$' "$tmp/r/table.md"
+ktap_result $? "one run a column: no change printed, the claim not judged"
 
 ktap_finished
