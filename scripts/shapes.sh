@@ -4,13 +4,16 @@
 # make shapes: which emulated machines this host runs well enough to
 # measure. For each NODESxCPUS of SHAPES, make bench's numa-all column
 # once (BENCH_RUNS=1) on bench's converge (a thread per CPU, each writing
-# a byte of every page of its own region, first touched on the next
-# node) and on perf's convergence test of that shape (a process per
-# node, a thread per CPU of a node), then one line:
+# a byte of every page of its own 16 MiB region, first touched on the
+# next node) and on perf's convergence test of that shape (a process per
+# node, a thread per CPU of a node), BENCH_MB being 16 MiB a CPU; then
+# one line:
 #   wall s       the bench's time, build, boot and power-off included
 #   Mpages/s     pages written per second per task, converge's: the
 #                speed of one busy vCPU (MTTCG gives each vCPU a host
-#                thread; the host's cores are shared by all of them)
+#                thread; the host's cores are shared by all of them).
+#                Comparable across shapes only at one region size: TCG's
+#                software TLB makes a larger region slower per page
 #   converge     residency % at the end, converged after s (-1: never)
 #   perf         perf bench numa's convergence latency (-1: never)
 #   console      what the kernel said of a starved machine: clocksource
@@ -20,7 +23,7 @@
 # The table goes to stdout and OUT/shapes/STAMP.txt.
 #
 # Environment: SHAPES (default "2x1 2x2 4x1 2x4 4x2 8x1 4x4"), BENCH_SECS,
-# BENCH_MB, OUT, and make bench's.
+# OUT, and make bench's.
 
 set -eu
 
@@ -58,7 +61,7 @@ for s in $SHAPES; do
 	t0=$(date +%s)
 	run=ok
 	NODES=$n CPUS_PER_NODE=$c BENCH_COLUMNS=numa-all BENCH="converge perf-${n}x$c" \
-		BENCH_RUNS=1 "$here/bench.sh" >"$log" 2>&1 || run=failed
+		BENCH_RUNS=1 BENCH_MB=$((16 * n * c)) "$here/bench.sh" >"$log" 2>&1 || run=failed
 	wall=$(($(date +%s) - t0))
 	# The bench's results directory: the newest, whether it got to the
 	# report or not.
@@ -67,11 +70,11 @@ for s in $SHAPES; do
 	[ -f "$out" ] || out=/dev/null
 	conv=$(grep '^bench-result workload=converge ' "$out" || true)
 	perf=$(grep '^bench-result workload=perf-' "$out" || true)
-	# Each sweep writes BENCH_MB MiB / tasks, in 4 KiB pages.
+	# Each sweep writes a task's 16 MiB, 4096 pages.
 	speed=-
 	[ -z "$conv" ] || speed=$(awk -v s="$(key "$conv" sweeps_per_s)" \
-		-v t="$(key "$conv" tasks)" -v mb="${BENCH_MB:-64}" \
-		'BEGIN { printf "%.1f", (t > 0 ? s / t * mb * 256 / t / 1e6 : -1) }')
+		-v t="$(key "$conv" tasks)" \
+		'BEGIN { printf "%.1f", (t > 0 ? s / t * 4096 / 1e6 : -1) }')
 	clock=$(grep -c 'clocksource.*\(unstable\|skew\)' "$res/logs/numa-all/console.log" 2>/dev/null || true)
 	printf '%-6s %5d %7d %10s %12s %10s %9s %9s  %s\n' "$s" $((n * c)) "$wall" \
 		"$speed" "$(key "$conv" residency)" "$(key "$conv" converge_s)" \
