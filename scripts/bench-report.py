@@ -340,7 +340,8 @@ def main():
 
 # The metrics of the effects plot: one panel each, a bar per column.
 EFFECT_METRICS = [("local_pct", "NUMA hint local %"), ("residency", "residency % (end)"),
-                  ("pages_migrated", "pages migrated"), ("sys_us_per_fault", "system CPU us per hint fault")]
+                  ("pages_migrated", "pages migrated"), ("sys_us_per_fault", "system CPU us per hint fault"),
+                  ("perf_converged_pct", "perf: runs converged % (Wilson interval)")]
 
 
 def effects_plot(res, w, cols, summ):
