@@ -73,9 +73,10 @@ all) BENCH_COLUMNS="numa-all numa-all+NO_NUMA_CPUPID numa-all+NO_NUMA_GROUPS
 esac
 # perf's convergence tests at this machine's size: a process per node
 # with a thread per CPU of a node, then one thread more than a node has.
-perf_set="perf-${NODES}x$CPUS_PER_NODE perf-${NODES}x$((CPUS_PER_NODE + 1))"
+perf_fit="perf-${NODES}x$CPUS_PER_NODE"
+perf_set="$perf_fit perf-${NODES}x$((CPUS_PER_NODE + 1))"
 case "$BENCH" in
-default) BENCH="trade multi pingpong perf-${NODES}x$CPUS_PER_NODE" ;;
+default) BENCH="trade multi pingpong $perf_fit" ;;
 perf) BENCH=$perf_set ;;
 all) BENCH="numa01 numa01_thread_alloc numa02 numa02_smt converge multi pingpong trade $perf_set" ;;
 esac
