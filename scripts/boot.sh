@@ -16,7 +16,8 @@
 #     lockdep, KASAN, RCU stalls, hung tasks), matched at the start of the
 #     message, so that "report a bug" in a normal boot does not count;
 #   - in test mode, any failed or missing test, as judged by the tree's
-#     KTAP parser, tools/testing/kunit/kunit.py parse.
+#     KTAP parser, tools/testing/kunit/kunit.py parse, on run_kselftest.sh's
+#     output with each test's TAP nested (kselftest_ktap, $LOGDIR/ktap.log).
 #
 # TCG by default: on these hosts /dev/kvm exists but a KVM guest hangs at
 # "Booting from ROM". ACCEL=kvm asks for KVM.
@@ -114,8 +115,10 @@ fi
 
 if [ "$MODE" = test ]; then
 	cat "$output"
-	# The tree's KTAP parser judges the results; its exit status is ours.
-	ktap_judge "$output" "$LOGDIR/parse.log" || failed=1
+	# The tree's KTAP parser judges the results, every test's cases
+	# nested under the runner's lines; its exit status is ours.
+	kselftest_ktap "$output" >"$LOGDIR/ktap.log"
+	ktap_judge "$LOGDIR/ktap.log" "$LOGDIR/parse.log" || failed=1
 else
 	cat "$output"
 fi

@@ -27,7 +27,7 @@ set -u
 
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 O=${1:?usage: build-economy.sh BUILD_DIR [SYMBOL...]}
 shift

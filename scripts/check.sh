@@ -33,7 +33,7 @@ set -u
 
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 REPO=$(abspath "$here/..")
 : "${KSRC:?}" "${BUILD:?}" "${OUT:?}" "${WORK:?}"

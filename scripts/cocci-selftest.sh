@@ -9,7 +9,7 @@
 set -eu
 
 here=$(dirname "$(realpath "$0")")
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 dir=$(realpath "$here/../coccinelle")
 command -v spatch >/dev/null || { echo "numa-sched: spatch not found: install coccinelle (make deps)" >&2; exit 1; }

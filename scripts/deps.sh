@@ -11,7 +11,7 @@ set -eu
 PACKAGES="linux-source-6.1 make gcc libc6-dev flex bison bc libelf-dev
 libssl-dev cpio xz-utils git python3 ccache qemu-system-x86 busybox-static
 sparse coccinelle python3-ply python3-git gnuplot-nox linux-config-6.1
-libncurses-dev libnuma-dev"
+libncurses-dev libnuma-dev rsync"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the guest's initramfs: busybox, qemu/init, the in-guest tests and
-# workloads compiled statically by the host gcc against the tree's
-# kselftest.h, and /etc/numa-sched.conf saying what the guest runs and on
-# what machine the tests should find themselves.
+# Build the guest's initramfs: busybox, qemu/init, the NUMA balancing
+# kselftests (tools/testing/selftests/sched/numa, built and installed the
+# kselftest way with run_kselftest.sh, statically linked), the workloads
+# compiled statically by the host gcc against the tree's kselftest.h and
+# the tests' numa_test.h, and /etc/numa-sched.conf saying what the guest
+# runs and on what machine the tests should find themselves. The tests
+# learn the kernel's options from the kernel (/proc/config.gz).
 #
 # Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo|bench),
 # TESTS, NODES, CPUS_PER_NODE, BENCH, BENCH_RUNS, BENCH_ARGS, BENCH_SYSCTL,
@@ -12,6 +15,8 @@
 # (options built in and turned off at run time: "NO_NUMA_SWAP NO_NUMA_FBQ"),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # PERF, a static perf for the perf-PxT workloads (MODE=bench);
+# SELFTESTS_KSRC, the tree whose tests are built (default KSRC; the
+# matrix's upstream row boots the pristine tree, which has none);
 # IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
 # each row its own). Prints the path of the initramfs.
 
@@ -30,8 +35,9 @@ DEMO_ARGS=${DEMO_ARGS:-}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 CC=${HOSTCC:-gcc}
 
-selftests=$KSRC/tools/testing/selftests
-[ -f "$selftests/kselftest.h" ] || die "no kselftest.h in $selftests: run make tree"
+SELFTESTS_KSRC=${SELFTESTS_KSRC:-$KSRC}
+selftests=$SELFTESTS_KSRC/tools/testing/selftests
+[ -f "$selftests/sched/numa/numa_test.h" ] || die "no sched/numa in $selftests: run make tree"
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static (make deps)"
 # ldd fails on a static binary: the guest has no dynamic loader.
 ! ldd "$BUSYBOX" >/dev/null 2>&1 ||
@@ -41,16 +47,16 @@ bin=$OUT/bin
 mkdir -p "$bin"
 
 # compile SRC NAME: a static program, rebuilt only when the sources it is
-# made of (SRC, the shared headers, kselftest.h) or the command differ from
+# made of (SRC, numa_test.h, kselftest.h) or the command differ from
 # those of the binary in place. A content hash, not mtimes: two checkouts
 # sharing OUT (a CI clone beside a working tree) must not take each
 # other's binaries for up to date.
 compile()
 {
 	local src=$1 dst=$bin/$2 sum
-	local cmd="$CC -D_GNU_SOURCE -static -O2 -g -Wall -Wextra -Werror -pthread -I$selftests"
+	local cmd="$CC -D_GNU_SOURCE -static -O2 -g -Wall -Wextra -Werror -pthread -I$selftests -I$selftests/sched/numa"
 
-	sum=$({ echo "$cmd"; cat "$src" "$REPO"/qemu/lib/*.h "$selftests/kselftest.h"; } |
+	sum=$({ echo "$cmd"; cat "$src" "$selftests/sched/numa/numa_test.h" "$selftests/kselftest.h"; } |
 		sha256sum | cut -d' ' -f1)
 	if [ -x "$dst" ] && [ "$(cat "$dst.sum" 2>/dev/null)" = "$sum" ]; then
 		return 0
@@ -63,22 +69,38 @@ compile()
 IMAGE=${IMAGE:-$OUT/initramfs-$MODE}
 root=$IMAGE
 rm -rf "$root"
-mkdir -p "$root"/{bin,etc,lib/numa-sched,tests,proc,sys,dev,tmp}
+mkdir -p "$root"/{bin,etc,usr/bin,proc,sys,dev,tmp}
 cp "$BUSYBOX" "$root/bin/busybox"
 cp "$REPO/qemu/init" "$root/init"
 chmod 755 "$root/init"
-cp "$REPO/qemu/lib/ktap.sh" "$root/lib/numa-sched/"
 
-for t in $TESTS; do
-	if [ -f "$REPO/qemu/tests/$t" ]; then
-		install -m 755 "$REPO/qemu/tests/$t" "$root/tests/$t"
-	elif [ -f "$REPO/qemu/tests/$t.c" ]; then
-		compile "$REPO/qemu/tests/$t.c" "$t"
-		cp "$bin/$t" "$root/tests/$t"
-	else
-		die "no test '$t' in qemu/tests (have: $(ls "$REPO/qemu/tests" | sed 's/\.c$//' | tr '\n' ' '))"
-	fi
-done
+# The tests, as make -C tools/testing/selftests installs them; the build
+# stays out of the tree (O=). A test of TESTS that the collection does not
+# list stops here, before any guest boots.
+if [ "$MODE" = test ]; then
+	ks=$OUT/kselftest
+	rm -rf "$ks/install"
+	make -s -C "$selftests" TARGETS=sched/numa O="$ks/build" \
+		INSTALL_PATH="$ks/install" CC="$CC" EXTRA_CFLAGS=-Werror LDFLAGS=-static \
+		install >"$ks.log" 2>&1 || { cat "$ks.log" >&2; die "the sched/numa selftests did not build"; }
+	for t in $TESTS; do
+		grep -qx "sched/numa:$t" "$ks/install/kselftest-list.txt" ||
+			die "no test '$t' in sched/numa (have: $(sed -n 's|^sched/numa:||p' "$ks/install/kselftest-list.txt" | tr '\n' ' '))"
+	done
+	cp -a "$ks/install" "$root/kselftest"
+	# The runner's per-test limit: this run's, in the image's copy.
+	sed -i "s/^timeout=.*/timeout=$TEST_TIMEOUT/" "$root/kselftest/sched/numa/settings"
+	# kselftest's runner calls /usr/bin/timeout --foreground, which
+	# busybox's timeout does not take: the option only keeps the test in
+	# the foreground of a terminal, and the guest has none.
+	cat >"$root/usr/bin/timeout" <<'SHIM'
+#!/bin/sh
+[ "$1" != --foreground ] || shift
+exec /bin/timeout "$@"
+SHIM
+	chmod 755 "$root/usr/bin/timeout"
+fi
+
 for w in "$REPO"/qemu/workloads/*.c; do
 	name=$(basename "$w" .c)
 	compile "$w" "$name"
@@ -90,25 +112,6 @@ install -m 755 "$REPO/qemu/workloads/perf-numa" "$root/bin/perf-numa"
 if [ -n "${PERF:-}" ]; then
 	! ldd "$PERF" >/dev/null 2>&1 || die "PERF: $PERF is not statically linked"
 	install -m 755 "$PERF" "$root/bin/perf"
-fi
-
-# The feature options the kernel was built with, for the tests to know
-# which state to check. Options absent from .config are off.
-features=""
-for o in NUMA_BALANCING $(numa_features); do
-	if grep -qx "CONFIG_$o=y" "$KCONFIG"; then
-		features="$features $o=y"
-	else
-		features="$features $o=n"
-	fi
-done
-# UPSTREAM=y: a tree without our menu (the matrix's unmodified 6.1), whose
-# NUMA balancing has 6.1's features under no option of ours; a test that
-# compares with upstream reads it.
-if grep -qx "CONFIG_NUMA_BALANCING=y" "$KCONFIG" && ! grep -q "CONFIG_NUMA_CPUPID[= ]" "$KCONFIG"; then
-	features="$features UPSTREAM=y"
-else
-	features="$features UPSTREAM=n"
 fi
 
 # An option turned off at run time must be built in: NO_NUMA_SWAP on a
@@ -136,7 +139,6 @@ BENCH_ARGS='${BENCH_ARGS:-}'
 BENCH_SYSCTL='${BENCH_SYSCTL:-}'
 BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
 STRESS_SECS='${STRESS_SECS:-600}'
-FEATURES='${features# }'
 SCHED_FEATURES='${SCHED_FEATURES:-}'
 EOF
 

@@ -3,7 +3,8 @@
 #
 # ktap-count.py JSON...: add up the test cases of the JSON documents that
 # the tree's KTAP parser writes (tools/testing/kunit/kunit.py parse
-# --json=FILE), one line: "passed N failed N skipped N errors N".
+# --json=FILE), one line of four numbers for a shell's read: "PASSED
+# FAILED SKIPPED ERRORS". The only place a result is counted.
 # Leaves are counted, as kunit.py's own summary counts them: a group
 # (a test with subtests) is not a case of its own. A missing or unreadable
 # file counts as one error, so that a run that left no results cannot
@@ -31,7 +32,7 @@ def main(paths):
         except (OSError, ValueError) as e:
             print("ktap-count: %s: %s" % (path, e), file=sys.stderr)
             counts["errors"] += 1
-    print(" ".join("%s %d" % (k, counts[k]) for k in KEYS.values()))
+    print(" ".join(str(counts[k]) for k in KEYS.values()))
 
 
 if __name__ == "__main__":

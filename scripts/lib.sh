@@ -116,8 +116,7 @@ merge_fragments()
 # (scripts/ktap-count.py; a missing one is an error; none named: zeros).
 ktap_counts()
 {
-	python3 "$(dirname "${BASH_SOURCE[0]}")/ktap-count.py" "$@" |
-		sed -n 's/^passed \([0-9]*\) failed \([0-9]*\) skipped \([0-9]*\) errors \([0-9]*\)$/\1 \2 \3 \4/p'
+	python3 "$(dirname "${BASH_SOURCE[0]}")/ktap-count.py" "$@"
 }
 
 # ktap_count FIELD JSON...: one of ktap_counts' figures ("passed",
@@ -165,6 +164,27 @@ ktap_judge()
 	fi
 	rm -f "$json"
 	return "$status"
+}
+
+# kselftest_ktap FILE: run_kselftest.sh's output as one nested KTAP
+# document. The runner prints each test's own TAP with "# " before every
+# line, which kunit.py parse reads as comments, so that only the tests'
+# exit statuses would be judged; here those lines lose the "# " and are
+# indented under the runner's result line, after the "# Subtest:" line the
+# parser wants, so that every case of every test is judged.
+kselftest_ktap()
+{
+	awk '
+	/^# selftests: / { name = substr($0, 3); inside = 1; next }
+	inside && /^(not )?ok [0-9]+ selftests: / { inside = 0; print; next }
+	inside && $0 == "#" { next }
+	inside && /^# / {
+		line = substr($0, 3)
+		print "    " line
+		if (line ~ /^K?TAP version/) { print "    # Subtest: " name }
+		next
+	}
+	{ print }' "$1"
 }
 
 # pristine_tree KSRC DIR: DIR as a clean worktree of KSRC at its tag

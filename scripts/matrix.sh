@@ -214,7 +214,7 @@ inputs_key()
 {
 	{
 		(cd "$REPO" && git ls-files -co --exclude-standard -z -- src patches qemu configs \
-			Kconfig.numa scripts/kernel.sh scripts/boot.sh scripts/initramfs.sh \
+			Kconfig.numa scripts/kernel.sh scripts/boot.sh scripts/initramfs.sh scripts/lib.sh \
 			scripts/kernel-reports.sh | sort -z | xargs -0 sha256sum)
 		git -C "$KSRC" rev-parse pristine
 		echo "$MEM_PER_NODE_MB $DIST_REMOTE ${SCAN_TUNING:-}"
@@ -388,7 +388,7 @@ row()
 		seed_dir[$(( mask & 1 ))]=$bdir/$bname
 	fi
 	if [ $status = pass ]; then
-		img=$(IMAGE=$MDIR/img/$name MODE=test TESTS=$tests SCHED_FEATURES=$sfeat KSRC=$ksrc KCONFIG=$kconfig \
+		img=$(IMAGE=$MDIR/img/$name MODE=test TESTS=$tests SCHED_FEATURES=$sfeat KSRC=$ksrc SELFTESTS_KSRC=$KSRC KCONFIG=$kconfig \
 			"$here/initramfs.sh" 2>>"$logs/build.log") || status=fail
 	fi
 	if [ $status = fail ]; then

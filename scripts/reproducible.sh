@@ -15,7 +15,7 @@ set -u
 
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 : "${KSRC:?}" "${BUILD:?}" "${WORK:?}" "${SERIES_DIR:?}"
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}

@@ -4,7 +4,7 @@
 # make stress: the feature slices under load on a debug kernel. Builds
 # STRESS_CONFIG (default "numa-all debug": every option on, plus
 # configs/debug.config's lockdep, KASAN, kmemleak, DEBUG_VM), boots it on
-# NODES x CPUS_PER_NODE and runs qemu/tests/stress for STRESS_SECS seconds:
+# NODES x CPUS_PER_NODE and runs the selftest sched/numa/stress for STRESS_SECS seconds:
 # fork/exec/exit storms of grouped tasks, thread churn, swaps while tasks
 # exit, CPU hotplug, memory pressure and bad knob writes, all at once
 # (see the test's header for what it judges).

@@ -9,7 +9,7 @@ set -eu
 
 here=$(dirname "$(realpath "$0")")
 . "$here/lib.sh"
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 REPO=$(abspath "$here/..")
 OUT=${OUT:?}

@@ -13,7 +13,7 @@
 set -u
 
 here=$(dirname "$(realpath "$0")")
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 REPO=$(realpath "$here/..")
 WORK=${WORK:-/var/tmp/numa-sched}
 export KSRC=${KSRC:-$WORK/linux}

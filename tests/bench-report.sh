@@ -15,7 +15,7 @@
 set -u
 
 here=$(dirname "$(realpath "$0")")
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 report=$here/../scripts/bench-report.py
 tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

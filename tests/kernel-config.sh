@@ -10,7 +10,7 @@ set -eu
 
 here=$(dirname "$(realpath "$0")")
 . "$here/../scripts/lib.sh"
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 kernel=$here/../scripts/kernel.sh
 tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)

@@ -8,7 +8,7 @@
 set -eu
 
 here=$(dirname "$(realpath "$0")")
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 check=$here/../scripts/kernel-reports.sh
 tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)

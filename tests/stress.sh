@@ -9,7 +9,7 @@
 set -u
 
 here=$(dirname "$(realpath "$0")")
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 REPO=$(realpath "$here/..")
 WORK=${WORK:-/var/tmp/numa-sched}
 KSRC=${KSRC:-$WORK/linux}
@@ -47,7 +47,7 @@ r=0
 knobs=$(sed -n 's/^\t{ "\([a-z_]*\)", &.*/\1/p' "$REPO/src/kernel/sched/numa_knob.c")
 [ -n "$knobs" ] || r=1
 for k in $knobs; do
-	grep -q "DEBUGFS_DIR \"$k\"" "$REPO/qemu/tests/stress.c" || { echo "# $k is not stressed"; r=1; }
+	grep -q "DEBUGFS_DIR \"$k\"" "$REPO/src/tools/testing/selftests/sched/numa/stress.c" || { echo "# $k is not stressed"; r=1; }
 done
 ktap_result $r "the stress writes bad values to every bounded knob ($(echo $knobs))"
 

@@ -9,7 +9,7 @@
 set -eu
 
 here=$(dirname "$(realpath "$0")")
-. "$here/../qemu/lib/ktap.sh"
+. "$here/../src/tools/testing/selftests/sched/numa/ktap.sh"
 
 top=$(realpath "$here/..")
 tmp=$(mktemp -d /tmp/numa-sched-unit.XXXXXX)

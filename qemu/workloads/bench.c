@@ -49,7 +49,7 @@
  */
 #include <getopt.h>
 #include <pthread.h>
-#include "../lib/numa_test.h"
+#include "numa_test.h"
 
 #define MAX_TASKS	64
 #define SAMPLE		256

@@ -17,7 +17,7 @@
  * Usage: demo [seconds] [MiB per thread]
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
+#include "numa_test.h"
 
 struct worker {
 	pthread_t thread;

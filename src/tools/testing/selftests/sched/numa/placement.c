@@ -37,8 +37,8 @@
  * rule flipped too: 26 changes in 8 passes.
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 /* S twice P: the group's faults clearly on node 0, A's own on node 1. */
 #define SHARED_LEN	((size_t)16 << 20)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * make stress: the feature slices under load, for STRESS_SECS seconds
- * (from /etc/numa-sched.conf), on the debug kernel (configs/debug.config).
+ * The feature slices under load for SECONDS (the first argument, default
+ * 60; make stress: STRESS_SECS, through KSELFTEST_STRESS_ARGS), best on a
+ * debug kernel (numa-sched's configs/debug.config).
  * Workers, each a process of its own, all at once:
  *
  *   storm     fork/exec/exit: a process of three writer threads, plus a
@@ -51,8 +52,8 @@
  */
 #include <pthread.h>
 #include <sys/prctl.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define SYSCTL_DIR	"/proc/sys/kernel/"
 #define DEBUGFS_DIR	"/sys/kernel/debug/sched/numa_balancing/"
@@ -653,7 +654,6 @@ int main(int argc, char **argv)
 	bool ok, has_groups, has_fbq;
 	long long v;
 	unsigned int i;
-	char buf[4096], *p;
 	double t0;
 
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
@@ -664,16 +664,15 @@ int main(int argc, char **argv)
 	nodes = nr_nodes();
 	if (nodes < 2)
 		ksft_exit_skip("needs 2 nodes, found %d\n", nodes);
-	secs = 600;
-	p = read_file("/etc/numa-sched.conf", buf, sizeof(buf)) > 0 ?
-	    strstr(buf, "STRESS_SECS='") : NULL;
-	if (p) {
+	secs = 60;
+	if (argc > 1) {
 		char *end;
 
 		errno = 0;
-		v = strtol(p + strlen("STRESS_SECS='"), &end, 10);
-		if (errno || *end != '\'' || v < 1 || v > 86400)
-			ksft_exit_fail_msg("bad STRESS_SECS in /etc/numa-sched.conf\n");
+		v = strtol(argv[1], &end, 10);
+		if (errno || end == argv[1] || *end || v < 1 || v > 86400)
+			ksft_exit_fail_msg("usage: %s [SECONDS], 1 to 86400, not '%s'\n",
+					   argv[0], argv[1]);
 		secs = v;
 	}
 	ksft_set_plan(6);

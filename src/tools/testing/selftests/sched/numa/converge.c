@@ -33,8 +33,8 @@
  * upstream 6.1.
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)64 << 20)
 #define NR_PAGES	((long)(REGION_LEN / PAGE_SZ))
@@ -176,9 +176,9 @@ int main(void)
 	if (node_cpus(0, &set) != 2 || node_cpus(1, &set) != 2)
 		ksft_exit_skip("needs 2 CPUs on each node\n");
 	if (groups < 0 || swap < 0)
-		ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n");
+		ksft_exit_fail_msg("cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n");
 	/* The unmodified 6.1 tree has both, under no option of ours. */
-	if (feature_enabled("UPSTREAM") > 0)
+	if (kernel_upstream())
 		groups = swap = 1;
 	if (!groups || !swap)
 		ksft_exit_skip("needs CONFIG_NUMA_GROUPS and CONFIG_NUMA_SWAP (GROUPS %s, SWAP %s)\n",

@@ -15,8 +15,8 @@
  * "numa_faults ... task_private=<n> task_shared=<n>" lines.
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)8 << 20)
 /* Enough faults to judge a ratio, and a generous time to collect them. */

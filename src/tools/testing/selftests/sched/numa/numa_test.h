@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the in-guest tests and workloads: the topology as sysfs
- * shows it, pinning to a node, where pages are (move_pages(2) in query
- * mode), /proc/vmstat counters and /proc/<pid>/task/<tid>/sched fields.
+ * Helpers shared by the NUMA balancing selftests (and numa-sched's bench
+ * workloads): the topology as sysfs shows it, pinning to a node, where
+ * pages are (move_pages(2) in query mode), /proc/vmstat counters,
+ * /proc/<pid>/task/<tid>/sched fields, and which options the running
+ * kernel has (/proc/config.gz and debugfs sched/features).
  *
- * No libnuma in the guest: the two system calls needed are made directly,
- * and everything else is read from sysfs and procfs, as a test of the
+ * No libnuma: the two system calls needed are made directly, and
+ * everything else is read from sysfs and procfs, as a test of the
  * kernel's own interfaces should.
  */
 #ifndef NUMA_TEST_H
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -276,27 +279,82 @@ static inline int balancing_knob(const char *name, char *old, const char *val)
 }
 
 /*
- * Whether the guest's kernel was built with CONFIG_<name>: the host puts
- * FEATURES='NUMA_CPUPID=y NUMA_GROUPS=n ...' in /etc/numa-sched.conf.
- * Returns 1 or 0, -1 when the file does not say.
+ * The running kernel's configuration: /proc/config.gz (CONFIG_IKCONFIG_PROC,
+ * which this directory's config asks for), else /boot/config-<release>.
+ * Returns an open stream of its text, NULL when neither can be read.
+ */
+static inline FILE *kernel_config_open(bool *piped)
+{
+	char path[128];
+	struct utsname u;
+
+	*piped = !access("/proc/config.gz", R_OK);
+	if (*piped)
+		return popen("gzip -dc /proc/config.gz", "r");
+	if (uname(&u))
+		return NULL;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	return fopen(path, "r");
+}
+
+/*
+ * CONFIG_<name> in the running kernel's configuration: 'y' or 'm' when
+ * set, 'n' for "# CONFIG_<name> is not set", 0 when the file does not name
+ * it (its dependencies unmet, or a kernel that has no such option), -1
+ * when there is no configuration to read.
+ */
+static inline int kernel_config(const char *name)
+{
+	char line[256], set[80], unset[96];
+	int ret = 0;
+	bool piped;
+	FILE *f = kernel_config_open(&piped);
+
+	if (!f)
+		return -1;
+	snprintf(set, sizeof(set), "CONFIG_%s=", name);
+	snprintf(unset, sizeof(unset), "# CONFIG_%s is not set\n", name);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, set, strlen(set))) {
+			ret = line[strlen(set)];
+			break;
+		}
+		if (!strcmp(line, unset)) {
+			ret = 'n';
+			break;
+		}
+	}
+	if (piped) {
+		/* Read to the end: gzip must not die of SIGPIPE. */
+		while (fgets(line, sizeof(line), f))
+			;
+		if (pclose(f))
+			return -1;
+	} else {
+		fclose(f);
+	}
+	return ret;
+}
+
+/*
+ * Whether the kernel was built with CONFIG_<name>=y: 1 or 0, -1 when its
+ * configuration cannot be read.
  */
 static inline int feature_built(const char *name)
 {
-	char buf[4096], want[64];
-	char *features;
+	int v = kernel_config(name);
 
-	if (read_file("/etc/numa-sched.conf", buf, sizeof(buf)) < 0)
-		return -1;
-	features = strstr(buf, "FEATURES='");
-	if (!features)
-		return -1;
-	snprintf(want, sizeof(want), "%s=y", name);
-	features += strlen("FEATURES='");
-	for (char *tok = strtok(features, " '\n"); tok; tok = strtok(NULL, " '\n")) {
-		if (!strcmp(tok, want))
-			return 1;
-	}
-	return 0;
+	return v < 0 ? -1 : v == 'y';
+}
+
+/*
+ * The unmodified 6.1 tree: NUMA balancing, with the features of the 2013
+ * series under no option of ours (its configuration has no
+ * CONFIG_NUMA_CPUPID line at all, where ours has one either way).
+ */
+static inline bool kernel_upstream(void)
+{
+	return kernel_config("NUMA_BALANCING") == 'y' && !kernel_config("NUMA_CPUPID");
 }
 
 /*
@@ -322,7 +380,7 @@ static inline bool sched_feature_off(const char *name)
  * scheduler feature of that name (the options that have one) not turned
  * off at run time. Tests of behaviour ask this; tests of what the build
  * adds (a debugfs file, a sysctl) ask feature_built(). Returns 1 or 0, -1
- * when /etc/numa-sched.conf does not say.
+ * when the kernel's configuration cannot be read.
  */
 static inline int feature_enabled(const char *name)
 {
@@ -340,15 +398,18 @@ static inline int feature_enabled(const char *name)
  */
 #define SKIP_WITHOUT_BALANCING()					\
 	do {								\
-		if (!feature_enabled("NUMA_BALANCING"))			\
+		int balancing_ = feature_enabled("NUMA_BALANCING");	\
+									\
+		if (balancing_ < 0)					\
+			ksft_exit_fail_msg("cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n"); \
+		if (!balancing_)					\
 			ksft_exit_skip("kernel built without CONFIG_NUMA_BALANCING\n"); \
 	} while (0)
 
 /*
  * For a feature test's main(), after kselftest.h: the KTAP header, a skip
  * without NUMA balancing (SKIP_WITHOUT_BALANCING()) or with fewer than two
- * nodes, a failure when /etc/numa-sched.conf does not say which options
- * the kernel has, and a line saying whether CONFIG_<name> is on.
+ * nodes, a failure when the kernel's configuration cannot be read, and a line saying whether CONFIG_<name> is on.
  * Evaluates to feature_enabled(@name): 1 when the option is built in and
  * not turned off at run time, else 0.
  */
@@ -362,7 +423,7 @@ static inline int feature_enabled(const char *name)
 		if (nodes_ < 2)						\
 			ksft_exit_skip("needs 2 nodes, found %d\n", nodes_); \
 		if (on_ < 0)						\
-			ksft_exit_fail_msg("FEATURES missing from /etc/numa-sched.conf\n"); \
+			ksft_exit_fail_msg("cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n"); \
 		ksft_print_msg("CONFIG_%s is %s%s\n", name,		\
 			       built_ > 0 ? "on" : "off",		\
 			       built_ > 0 && !on_ ?			\
@@ -633,8 +694,6 @@ static inline int fbq_read_sums(struct fbq_sums *s)
 	return 0;
 }
 
-#endif /* NUMA_TEST_H */
-
 /*
  * Occupy every CPU of nodes [@first, @last] with a busy child pinned to
  * it. Their pids are appended to @pids (room for @max), *@nr counting
@@ -681,3 +740,5 @@ static inline void kill_children(pid_t *pids, int *nr)
 		waitpid(pid, NULL, 0);
 	}
 }
+
+#endif /* NUMA_TEST_H */

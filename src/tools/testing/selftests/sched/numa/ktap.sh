@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# KTAP output for the in-guest shell tests, the same lines kselftest.h
-# prints for the C ones. Sourced by the tests.
+# KTAP output for the shell tests of this directory, the same lines
+# kselftest.h prints for the C ones. Sourced by the tests (and by
+# numa-sched's host-side checks).
 
 ktap_num=0
 ktap_fails=0
@@ -44,6 +45,13 @@ ktap_finished()
 	echo "# Totals: pass:$((ktap_num - ktap_fails)) fail:$ktap_fails"
 	[ "$ktap_fails" = 0 ]
 	exit $?
+}
+
+# Exit 1, as ksft_exit_fail_msg() does, when the test cannot go on.
+ktap_exit_fail()
+{
+	echo "Bail out! $*"
+	exit 1
 }
 
 # Exit 4 (KSFT_SKIP) with the whole test skipped.

@@ -39,8 +39,8 @@
  */
 #include <pthread.h>
 #include <fcntl.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define SYSCTL		"/proc/sys/kernel/numa_balancing_migrate_deferred"
 #define RETRY_FILE	"/sys/kernel/debug/sched/numa_balancing/migrate_retry_ms"

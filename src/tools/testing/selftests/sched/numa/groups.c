@@ -55,8 +55,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)8 << 20)
 /* Faults two tasks must take between them before "apart" is believed. */

@@ -29,8 +29,8 @@
  * record for an unset one: "second fault" found 0 pages moved.
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)8 << 20)
 #define NR_PAGES	((long)(REGION_LEN / PAGE_SZ))

@@ -34,8 +34,8 @@
  * TAKEN_MIN_PCT of their chances).
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)4 << 20)
 #define NR_PER_CPU	2

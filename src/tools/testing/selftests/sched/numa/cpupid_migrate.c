@@ -14,8 +14,8 @@
  * would fault again and write its record afresh, whatever migration did.
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)8 << 20)
 #define NR_PAGES	((long)(REGION_LEN / PAGE_SZ))

@@ -14,8 +14,8 @@
  *                          group_private=<n> group_shared=<n>   (per node)
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)16 << 20)
 #define TIMEOUT_S	120

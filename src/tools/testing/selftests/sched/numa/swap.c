@@ -28,8 +28,8 @@
  */
 #include <signal.h>
 #include <sys/wait.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_LEN	((size_t)8 << 20)
 #define TIMEOUT_S	90

@@ -12,8 +12,8 @@
  * Needs: NUMA_BALANCING and at least two nodes. Any feature set must pass.
  */
 #include <pthread.h>
-#include "../lib/numa_test.h"
-#include "kselftest.h"
+#include "numa_test.h"
+#include "../../kselftest.h"
 
 #define REGION_MB	16
 #define REGION_LEN	((size_t)REGION_MB << 20)
