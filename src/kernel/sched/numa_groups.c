@@ -648,6 +648,7 @@ static void numa_group_init_task(struct task_struct *p)
 	RCU_INIT_POINTER(p->numa_group, NULL);
 }
 
+#ifdef CONFIG_SCHED_DEBUG
 /* For /proc/PID/sched; caller holds rcu_read_lock(). */
 static void numa_group_node_faults(struct task_struct *p, int nid,
 				   unsigned long *shared,
@@ -659,7 +660,6 @@ static void numa_group_node_faults(struct task_struct *p, int nid,
 	*private = ng ? ng->faults[task_faults_idx(NUMA_MEM, nid, 1)] : 0;
 }
 
-#ifdef CONFIG_SCHED_DEBUG
 /*
  * sched/numa_balancing/groups in debugfs: groups alive, created and freed
  * since boot, joins taken and PID matches refused. A leak shows as "live"

@@ -42,9 +42,11 @@ static void task_numa_group(struct task_struct *p, int cpupid, int flags,
 			    int *priv);
 static void numa_group_leave(struct task_struct *p);
 static void numa_group_init_task(struct task_struct *p);
+#ifdef CONFIG_SCHED_DEBUG
 static void numa_group_node_faults(struct task_struct *p, int nid,
 				   unsigned long *shared,
 				   unsigned long *private);
+#endif
 #else /* !CONFIG_NUMA_GROUPS */
 static inline unsigned long group_faults(struct task_struct *p, int nid)
 {
