@@ -61,3 +61,5 @@ static int __init numa_defer_sysctl_init(void)
 }
 late_initcall(numa_defer_sysctl_init);
 #endif /* CONFIG_SYSCTL */
+
+#include "numa_defer_test.h"

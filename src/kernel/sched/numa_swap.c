@@ -151,3 +151,5 @@ static int numa_swap_tasks(struct task_struct *p, struct task_numa_env *env)
 	put_task_struct(env->best_task);
 	return ret;
 }
+
+#include "numa_swap_test.h"
