@@ -39,6 +39,9 @@ TEST_TIMEOUT	?= 300
 # Options built in and turned off at run time, in sched/features:
 # "NO_NUMA_SWAP NO_NUMA_FBQ" (make boot; the matrix's KERNEL/LETTERS rows).
 SCHED_FEATURES	?=
+# Testing the tests: options /proc/config.gz is made to claim in the
+# guest, "NUMA_SWAP=y NUMA_FBQ=n" (make boot; every test must then fail).
+FAKE_CONFIG	?=
 # make matrix: the rows of configs/matrix.tsv, all or the covering set (cover);
 # guests booting at once; the upstream reference's tests.
 MATRIX_SET	?= all
@@ -54,6 +57,10 @@ BENCH_MB	?= 64
 # make shapes: the NODESxCPUS machines to try.
 SHAPES		?= 2x1 2x2 4x1 2x4 4x2 8x1 4x4
 DEMO_ARGS	?= 30 32
+# make kunit: the QEMU machine kunit.py boots, two NUMA nodes.
+KUNIT_QEMU_ARGS	?= -smp 2 -object memory-backend-ram,id=m0,size=512M \
+	-numa node,nodeid=0,cpus=0,memdev=m0 -object memory-backend-ram,id=m1,size=512M \
+	-numa node,nodeid=1,cpus=1,memdev=m1
 # make stress: how long the load runs (s), and on which kernel.
 STRESS_SECS	?= 600
 STRESS_CONFIG	?= numa-all debug
@@ -62,11 +69,11 @@ export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
 	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
-	SHAPES STRESS_SECS STRESS_CONFIG SCHED_FEATURES
+	SHAPES STRESS_SECS STRESS_CONFIG SCHED_FEATURES FAKE_CONFIG
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
-.PHONY: help deps tree export-glue kernel menuconfig savefrag distro-config initramfs boot run matrix bench shapes cost stress stress-selftest check check-selftest series unit test clean distclean
+.PHONY: help deps tree export-glue kernel kunit menuconfig savefrag distro-config initramfs boot run matrix bench shapes cost stress stress-selftest check check-selftest series unit test clean distclean
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -143,6 +150,12 @@ series: kernel ## export the series with a cover letter into WORK/series; check 
 	@SERIES_DIR=$(WORK)/series scripts/series.sh
 	@scripts/bisect.sh
 	@SERIES_DIR=$(WORK)/series scripts/reproducible.sh
+
+kunit: tree ## the KUnit suites alone, as kunit.py runs them: kernel/sched/.kunitconfig, x86_64, 2 nodes (JSON in OUT/kunit.json)
+	@mkdir -p $(OUT)
+	cd $(KSRC) && python3 tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched \
+		--arch=x86_64 --build_dir=$(BUILD)/kunit --make_options CC="ccache gcc" \
+		--jobs=$$(nproc) --qemu_args="$(KUNIT_QEMU_ARGS)" --json=$(OUT)/kunit.json
 
 unit: tree ## host-side unit tests of the scripts (tests/*.sh)
 	@scripts/unit.sh
