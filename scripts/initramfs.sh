@@ -15,6 +15,8 @@
 # (options built in and turned off at run time: "NO_NUMA_SWAP NO_NUMA_FBQ"),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # PERF, a static perf for the perf-PxT workloads (MODE=bench);
+# FAKE_CONFIG, options the tests are told the kernel has or lacks
+# ("NUMA_SWAP=y NUMA_FBQ=n", MODE=test: testing the tests);
 # SELFTESTS_KSRC, the tree whose tests are built (default KSRC; the
 # matrix's upstream row boots the pristine tree, which has none);
 # IMAGE, where to put it (default OUT/initramfs-MODE; make matrix gives
@@ -123,6 +125,10 @@ for sf in ${SCHED_FEATURES:-}; do
 		die "SCHED_FEATURES: $sf on a kernel built without CONFIG_${sf#NO_} changes nothing"
 done
 
+for kv in ${FAKE_CONFIG:-}; do
+	[[ $kv =~ ^[A-Z0-9_]+=[yn]$ ]] || die "FAKE_CONFIG: '$kv' is not OPTION=y or OPTION=n"
+done
+
 cat >"$root/etc/numa-sched.conf" <<EOF
 MODE='$MODE'
 TESTS='$TESTS'
@@ -140,6 +146,7 @@ BENCH_SYSCTL='${BENCH_SYSCTL:-}'
 BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
 STRESS_SECS='${STRESS_SECS:-600}'
 SCHED_FEATURES='${SCHED_FEATURES:-}'
+FAKE_CONFIG='${FAKE_CONFIG:-}'
 EOF
 
 img=$IMAGE.cpio.gz
