@@ -51,7 +51,9 @@ static const char *const knobs[] = {
 	"scan_delay_ms", "scan_period_min_ms", "scan_period_max_ms",
 	"scan_size_mb",
 };
+
 static const char *const defaults[] = { "1000", "1000", "60000", "256" };
+
 #define NR_KNOBS	4
 static char saved[NR_KNOBS][32];
 
@@ -176,10 +178,12 @@ int main(void)
 	if (node_cpus(0, &set) != 2 || node_cpus(1, &set) != 2)
 		ksft_exit_skip("needs 2 CPUs on each node\n");
 	if (groups < 0 || swap < 0)
-		ksft_exit_fail_msg("cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n");
+		ksft_exit_fail_msg(NO_CONFIG_MSG);
 	/* The unmodified 6.1 tree has both, under no option of ours. */
-	if (kernel_upstream())
-		groups = swap = 1;
+	if (kernel_upstream()) {
+		groups = 1;
+		swap = 1;
+	}
 	if (!groups || !swap)
 		ksft_exit_skip("needs CONFIG_NUMA_GROUPS and CONFIG_NUMA_SWAP (GROUPS %s, SWAP %s)\n",
 			       groups ? "on" : "off", swap ? "on" : "off");
@@ -219,7 +223,8 @@ int main(void)
 	swapped0 = vmstat("numa_task_swapped");
 	moved0 = vmstat("numa_task_migrated");
 	migrated0 = vmstat("numa_pages_migrated");
-	state[0].go = state[1].go = 1;
+	state[0].go = 1;
+	state[1].go = 1;
 	t0 = now();
 	report("start", 0);
 

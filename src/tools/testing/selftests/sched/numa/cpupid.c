@@ -13,6 +13,11 @@
  *
  * Faults are read from /proc/self/task/<tid>/sched, the per-node
  * "numa_faults ... task_private=<n> task_shared=<n>" lines.
+ *
+ * Seen to fail on a kernel whose /proc/config.gz says the opposite
+ * (numa-sched's make boot FAKE_CONFIG=...): numa-none said to have
+ * NUMA_CPUPID, "shared faults seen" and "tiering accepted" failed;
+ * numa-all said not to, "no shared fault" and "tiering refused".
  */
 #include <pthread.h>
 #include "numa_test.h"

@@ -12,6 +12,10 @@
  * The scan period is made long (SCAN_MS) for the test, so that A has
  * stopped before the scan after the one that moved its pages: otherwise A
  * would fault again and write its record afresh, whatever migration did.
+ *
+ * Seen to fail on numa-none said to have NUMA_CPUPID (make boot
+ * FAKE_CONFIG=NUMA_CPUPID=y): B's faults on the migrated pages were
+ * private.
  */
 #include <pthread.h>
 #include "numa_test.h"

@@ -28,8 +28,12 @@
  * Off: no such sysctl, and numa_migrate_deferred in /proc/vmstat (it
  * stands under NUMA_BALANCING, so that the option does not change the
  * vm_event_item enum every file sees) stays 0 through a shared ping-pong
- * run, the load that makes it rise when the option is on. Not yet seen
- * failing on a plant (numa_defer_skip() built in the off state too).
+ * run, the load that makes it rise when the option is on.
+ *
+ * Seen to fail on a kernel whose /proc/config.gz says the opposite
+ * (numa-sched's make boot FAKE_CONFIG=...): numa-none said to have
+ * NUMA_MIGRATE_DEFER failed the sysctl and the shared ping-pong; numa-all
+ * said not to, "no sysctl, and numa_migrate_deferred stays 0".
  *
  * Always, the base's bounded debugfs knobs (numa_knob.c):
  * sched/numa_balancing/migrate_retry_ms reads 0, takes 1 and 60000, and
@@ -197,7 +201,7 @@ static long long run(long defer, bool private_, bool warm, long long *deferred)
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		ksft_print_msg("ping-pong run at %ld: child status %#x\n", defer, status);
+		ksft_print_msg("ping-pong at %ld: child status %#x\n", defer, status);
 		res->mig = -1;
 	}
 	*deferred = res->def;

@@ -10,6 +10,10 @@
  * locality is to move memory, whatever the scheduler-side features do.
  *
  * Needs: NUMA_BALANCING and at least two nodes. Any feature set must pass.
+ *
+ * Seen to fail on the kernel without NUMA_BALANCING said to have it
+ * (make boot FAKE_CONFIG=NUMA_BALANCING=y): bailed out, no vmstat
+ * counters.
  */
 #include <pthread.h>
 #include "numa_test.h"

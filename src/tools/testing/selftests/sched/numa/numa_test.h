@@ -33,6 +33,12 @@
 #include <unistd.h>
 
 #define MAX_NODES	16
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define VMSTAT_FILE	"/proc/vmstat"
+/* Why a test stops when it cannot tell what the kernel has. */
+#define NO_CONFIG_MSG	"cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n"
 #define PAGE_SZ		4096UL
 
 /* Parse a cpulist ("0-1,4") into @set; returns the number of CPUs. */
@@ -194,7 +200,7 @@ static inline long pages_per_node_settled(void *addr, size_t len, long counts[MA
 /* One counter of /proc/vmstat, -1 when absent. */
 static inline long long vmstat(const char *name)
 {
-	FILE *f = fopen("/proc/vmstat", "r");
+	FILE *f = fopen(VMSTAT_FILE, "r");
 	char key[64];
 	long long val, ret = -1;
 
@@ -368,7 +374,7 @@ static inline bool sched_feature_off(const char *name)
 	if (read_file("/sys/kernel/debug/sched/features", buf, sizeof(buf)) < 0)
 		return false;
 	snprintf(want, sizeof(want), "NO_%s", name);
-	for (char *tok = strtok(buf, " \n"); tok; tok = strtok(NULL, " \n")) {
+	for (char *tok = strtok(buf, "\n "); tok; tok = strtok(NULL, "\n ")) {
 		if (!strcmp(tok, want))
 			return true;
 	}
@@ -401,7 +407,7 @@ static inline int feature_enabled(const char *name)
 		int balancing_ = feature_enabled("NUMA_BALANCING");	\
 									\
 		if (balancing_ < 0)					\
-			ksft_exit_fail_msg("cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n"); \
+			ksft_exit_fail_msg(NO_CONFIG_MSG);		\
 		if (!balancing_)					\
 			ksft_exit_skip("kernel built without CONFIG_NUMA_BALANCING\n"); \
 	} while (0)
@@ -409,22 +415,24 @@ static inline int feature_enabled(const char *name)
 /*
  * For a feature test's main(), after kselftest.h: the KTAP header, a skip
  * without NUMA balancing (SKIP_WITHOUT_BALANCING()) or with fewer than two
- * nodes, a failure when the kernel's configuration cannot be read, and a line saying whether CONFIG_<name> is on.
+ * nodes, a failure when the kernel's configuration cannot be read, and a
+ * line saying whether CONFIG_<name> is on.
  * Evaluates to feature_enabled(@name): 1 when the option is built in and
  * not turned off at run time, else 0.
  */
 #define FEATURE_TEST_START(name)					\
 	({								\
-		int nodes_ = nr_nodes(), on_ = feature_enabled(name);	\
-		int built_ = feature_built(name);			\
+		const char *name_ = (name);				\
+		int nodes_ = nr_nodes(), on_ = feature_enabled(name_);	\
+		int built_ = feature_built(name_);			\
 									\
 		ksft_print_header();					\
 		SKIP_WITHOUT_BALANCING();				\
 		if (nodes_ < 2)						\
 			ksft_exit_skip("needs 2 nodes, found %d\n", nodes_); \
 		if (on_ < 0)						\
-			ksft_exit_fail_msg("cannot read the kernel's config: CONFIG_IKCONFIG_PROC\n"); \
-		ksft_print_msg("CONFIG_%s is %s%s\n", name,		\
+			ksft_exit_fail_msg(NO_CONFIG_MSG);		\
+		ksft_print_msg("CONFIG_%s is %s%s\n", name_,		\
 			       built_ > 0 ? "on" : "off",		\
 			       built_ > 0 && !on_ ?			\
 			       ", turned off in sched/features" : ""); \
@@ -500,7 +508,7 @@ static inline int task_numa_ids(pid_t tid, int *node, int *gid)
 
 /* mbind(2)'s mode and 5.12's flag, spelt here: older libc headers lack it. */
 #define MPOL_BIND_		2
-#define MPOL_F_NUMA_BALANCING_	(1 << 13)
+#define MPOL_F_NUMA_BALANCING_	0x2000
 
 /*
  * Bind [addr, addr + len) to the nodes of @mask, and let NUMA balancing
@@ -649,7 +657,7 @@ static inline int groups_in_use(void)
 				continue;
 			for (i = 0; i < nr && gids[i] != gid; i++)
 				;
-			if (i == nr && nr < (int)(sizeof(gids) / sizeof(gids[0])))
+			if (i == nr && nr < (int)ARRAY_SIZE(gids))
 				gids[nr++] = gid;
 		}
 		closedir(task);

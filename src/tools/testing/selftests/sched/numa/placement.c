@@ -52,10 +52,11 @@ static char *shared_mem, *private_mem;
 static volatile int stop;
 static volatile pid_t tid_a, tid_b;
 
-static void *thread_a(void *arg __attribute__((unused)))
+static void *thread_a(void *arg)
 {
 	unsigned char v = 0;
 
+	(void)arg;
 	if (pin_to_node(0))
 		return NULL;
 	tid_a = gettid_();
@@ -66,10 +67,11 @@ static void *thread_a(void *arg __attribute__((unused)))
 	return NULL;
 }
 
-static void *thread_b(void *arg __attribute__((unused)))
+static void *thread_b(void *arg)
 {
 	unsigned char v = 0;
 
+	(void)arg;
 	if (pin_to_node(0))
 		return NULL;
 	tid_b = gettid_();

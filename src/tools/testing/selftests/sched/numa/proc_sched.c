@@ -12,6 +12,9 @@
  *   current_node=<nid>, numa_group_id=<gid>
  *   numa_faults node=<nid> task_private=<n> task_shared=<n>
  *                          group_private=<n> group_shared=<n>   (per node)
+ *
+ * Seen to fail on the kernel without NUMA_BALANCING said to have it
+ * (make boot FAKE_CONFIG=NUMA_BALANCING=y): every case.
  */
 #include <pthread.h>
 #include "numa_test.h"
@@ -102,7 +105,7 @@ int main(void)
 		ksft_exit_fail_msg("worker did not start (pinning to node %d failed?)\n", node);
 
 	ok = 1;
-	for (i = 0; i < (int)(sizeof(fields) / sizeof(fields[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(fields); i++) {
 		if (sched_field(tid, fields[i], &val)) {
 			ksft_print_msg("no '%s' field\n", fields[i]);
 			ok = 0;

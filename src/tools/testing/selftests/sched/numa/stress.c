@@ -80,7 +80,11 @@ static struct figures *fig;
 static double deadline;
 static int nodes;
 
-#define add(field, n)	__atomic_add_fetch(&fig->field, (n), __ATOMIC_RELAXED)
+/* Count @n more in the figures all workers share; returns the new count. */
+static inline long add(long *counter, long n)
+{
+	return __atomic_add_fetch(counter, n, __ATOMIC_RELAXED);
+}
 
 static bool running(void)
 {
@@ -142,7 +146,7 @@ enum storm_end { END_EXIT, END_EXEC, END_KILL };
 /* execve() of this program in its --exit mode; returns only on failure. */
 static void *exec_self(void *arg)
 {
-	char *argv[] = { "stress", "--exit", NULL };
+	static char *const argv[] = { "stress", "--exit", NULL };
 
 	(void)arg;
 	execv("/proc/self/exe", argv);
@@ -175,13 +179,13 @@ static void storm_process(enum storm_end end, int ms)
 			region_touch(shared, BUF_LEN, v++);
 	}
 	if (sib > 0)
-		add(forks, 1);
+		add(&fig->forks, 1);
 	for (i = 0; i < 3; i++) {
 		w[i].mem = i ? priv : shared;
 		w[i].len = BUF_LEN;
 		if (pthread_create(&w[i].thread, NULL, write_loop, &w[i]))
 			_exit(1);
-		add(threads, 1);
+		add(&fig->threads, 1);
 	}
 	/*
 	 * Forks from a task that is (or is about to be) in a group: this
@@ -198,7 +202,7 @@ static void storm_process(enum storm_end end, int ms)
 		if (!c)
 			_exit(0);
 		if (c > 0) {
-			add(forks, 1);
+			add(&fig->forks, 1);
 			waitpid(c, NULL, 0);
 		}
 	}
@@ -219,7 +223,7 @@ static void storm_process(enum storm_end end, int ms)
 	if (end == END_KILL)
 		for (;;)
 			pause();
-	add(exits, 1);
+	add(&fig->exits, 1);
 	exit(0);	/* exit_group with the threads still writing */
 }
 
@@ -236,17 +240,17 @@ static int worker_storm(void)
 			seed_ ^= getpid();
 			storm_process(end, ms);
 		}
-		add(forks, 1);
+		add(&fig->forks, 1);
 		if (end == END_KILL) {
 			msleep(ms);
 			kill(pid, SIGKILL);
-			add(kills, 1);
+			add(&fig->kills, 1);
 		}
 		if (waitpid(pid, &st, 0) != pid)
 			return 1;
 		/* Killed, exited, or exec'd and exited: anything else failed. */
 		if (end == END_EXEC && WIFEXITED(st) && WEXITSTATUS(st) == EXEC_STATUS)
-			add(execs, 1);
+			add(&fig->execs, 1);
 		else if (WIFEXITED(st) && WEXITSTATUS(st))
 			return 1;
 	}
@@ -266,7 +270,7 @@ static int worker_churn(void)
 		big[i].len = BUF_LEN * 2;
 		if (pthread_create(&big[i].thread, NULL, write_loop, &big[i]))
 			return 1;
-		add(threads, 1);
+		add(&fig->threads, 1);
 	}
 	while (running()) {
 		memset(small, 0, sizeof(small));
@@ -276,7 +280,7 @@ static int worker_churn(void)
 			small[i].ms = rnd(20, 300);
 			if (pthread_create(&small[i].thread, NULL, write_loop, &small[i]))
 				return 1;
-			add(threads, 1);
+			add(&fig->threads, 1);
 		}
 		for (i = 0; i < 4; i++)
 			pthread_join(small[i].thread, NULL);
@@ -308,7 +312,7 @@ static pid_t swap_mover(int start, int mem_node)
 			region_touch(mem, SWAP_LEN, v++);
 	}
 	if (pid > 0)
-		add(forks, 1);
+		add(&fig->forks, 1);
 	return pid;
 }
 
@@ -327,8 +331,8 @@ static int worker_swap(void)
 		kill(pair[!first], SIGKILL);
 		waitpid(pair[0], NULL, 0);
 		waitpid(pair[1], NULL, 0);
-		add(kills, 2);
-		add(swap_pairs, 1);
+		add(&fig->kills, 2);
+		add(&fig->swap_pairs, 1);
 	}
 	return 0;
 }
@@ -373,13 +377,13 @@ static int worker_hotplug(void)
 		int cpu = cpus[rnd(0, nr - 1)];
 
 		if (cpu_online(cpu, false)) {
-			add(hotplug_errors, 1);
+			add(&fig->hotplug_errors, 1);
 		} else {
 			msleep(rnd(300, 1500));
 			if (cpu_online(cpu, true))
-				add(hotplug_errors, 1);
+				add(&fig->hotplug_errors, 1);
 			else
-				add(hotplug_cycles, 1);
+				add(&fig->hotplug_cycles, 1);
 		}
 		msleep(rnd(300, 1000));
 	}
@@ -421,8 +425,8 @@ static void fill(int node, size_t len, int ms)
 	if (syscall(SYS_mbind, p, len, MPOL_PREFERRED_, &mask, sizeof(mask) * 8, 0))
 		_exit(1);
 	region_touch(p, len, 1);
-	add(fills, 1);
-	add(fill_mb, len >> 20);
+	add(&fig->fills, 1);
+	add(&fig->fill_mb, len >> 20);
 	msleep(ms);
 	_exit(0);
 }
@@ -446,7 +450,7 @@ static int worker_pressure(void)
 			     rnd(1000, 3000));
 		waitpid(pid, &st, 0);
 		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
-			add(fills_killed, 1);
+			add(&fig->fills_killed, 1);
 		else if (!WIFEXITED(st) || WEXITSTATUS(st))
 			return 1;
 		msleep(rnd(200, 1000));
@@ -488,11 +492,11 @@ static void bad_write(struct knob *k, const char *val)
 
 	snprintf(s, sizeof(s), "%s\n", val);
 	err = write_str(k->path, s);
-	add(bad_writes, 1);
+	add(&fig->bad_writes, 1);
 	if (err && read_long(k->path) == k->first) {
-		add(bad_refused, 1);
+		add(&fig->bad_refused, 1);
 	} else {
-		if (add(bad_accepted, 1) <= 10)
+		if (add(&fig->bad_accepted, 1) <= 10)
 			printf("# bad write taken: \"%s\" to %s: %s, now %ld (was %ld)\n",
 			       val, k->path, err ? strerror(err) : "accepted",
 			       read_long(k->path), k->first);
@@ -509,13 +513,13 @@ static void good_write(struct knob *k, const char *val, int ms)
 
 	if (!k->present)
 		return;
-	add(good_writes, 1);
+	add(&fig->good_writes, 1);
 	if (write_str(k->path, val))
-		add(good_failed, 1);
+		add(&fig->good_failed, 1);
 	msleep(ms);
 	snprintf(s, sizeof(s), "%ld", k->first);
 	if (write_str(k->path, s))
-		add(good_failed, 1);
+		add(&fig->good_failed, 1);
 }
 
 static int worker_knobs(void)
@@ -627,7 +631,7 @@ static int kmemleak(long *total, long *ours)
 		} else if (in_trace && !in_ours && strstr(line, "numa")) {
 			in_ours = true;
 			(*ours)++;
-			printf("# kmemleak: %s", line);
+			printf("# suspect: %s", line);
 		}
 	}
 	fclose(f);
