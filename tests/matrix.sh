@@ -36,10 +36,10 @@ got=$(echo "$cover" | cut -f1 | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ]
 ktap_result $? "the covering set: all on, all off, each off alone, each on alone, the 2x2 rows, the run-time offs (got: $got)"
 
-echo "$cover" | grep -q "^CGSFD-2x2	numa-all	numa-all		2x2	fbq placement converge	\$" &&
+echo "$cover" | grep -q "^CGSFD-2x2	numa-all	numa-all		2x2	fbq placement converge swap	\$" &&
 	echo "$cover" | grep -q "^CGSfD-2x2	no-fbq	no-fbq		2x2	fbq placement converge	\$" &&
 	echo "$cover" | grep -q "^CGSFd-2x2	no-migrate-defer	no-migrate-defer		2x2	placement converge	\$"
-ktap_result $? "the 2x2 rows run fbq, placement and converge on 2 nodes of 2 CPUs: FBQ on and off, and the defaults kernel"
+ktap_result $? "the 2x2 rows run fbq, placement and converge (and swap, all on) on 2 nodes of 2 CPUs: FBQ on and off, and the defaults kernel"
 
 echo "$all" | grep -q "^CGSFD	numa-all	numa-all	" &&
 	echo "$all" | grep -q "^cgsfd	numa-none	numa-none	" &&
