@@ -703,37 +703,46 @@ static inline int fbq_read_sums(struct fbq_sums *s)
 }
 
 /*
- * Occupy every CPU of nodes [@first, @last] with a busy child pinned to
- * it. Their pids are appended to @pids (room for @max), *@nr counting
+ * Occupy every CPU of @node but its first @spare with a busy child pinned
+ * to it. Their pids are appended to @pids (room for @max), *@nr counting
  * them. Returns *@nr, or -1 when one could not be started; those that
  * were are in @pids all the same, for kill_children().
  */
+static inline int spin_on_node(int node, int spare, pid_t *pids, int max, int *nr)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (node_cpus(node, &set) < 0)
+		return -1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		pid_t pid;
+
+		if (!CPU_ISSET(cpu, &set) || spare-- > 0)
+			continue;
+		if (*nr >= max)
+			return -1;
+		pid = fork();
+		if (pid < 0)
+			return -1;
+		if (!pid) {
+			pin_to_cpu(0, cpu);
+			for (;;)
+				;
+		}
+		pids[(*nr)++] = pid;
+	}
+	return *nr;
+}
+
+/* spin_on_node() on every CPU of nodes [@first, @last]. */
 static inline int spin_on_nodes(int first, int last, pid_t *pids, int max, int *nr)
 {
-	int node, cpu;
+	int node;
 
 	for (node = first; node <= last; node++) {
-		cpu_set_t set;
-
-		if (node_cpus(node, &set) < 0)
+		if (spin_on_node(node, 0, pids, max, nr) < 0)
 			return -1;
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-			pid_t pid;
-
-			if (!CPU_ISSET(cpu, &set))
-				continue;
-			if (*nr >= max)
-				return -1;
-			pid = fork();
-			if (pid < 0)
-				return -1;
-			if (!pid) {
-				pin_to_cpu(0, cpu);
-				for (;;)
-					;
-			}
-			pids[(*nr)++] = pid;
-		}
 	}
 	return *nr;
 }

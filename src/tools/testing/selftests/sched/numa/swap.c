@@ -72,45 +72,6 @@ static pid_t mover(int start_node, int mem_node, bool pinned)
 	return pid;
 }
 
-/*
- * A pinned busy filler on every CPU of @node but its first, the one a
- * mover takes: with more than one CPU a node, the node would otherwise
- * have room, and a mover would reach its memory by a plain move (seen on
- * 2x2: 0 swaps, both scenarios failed). Returns 0, or -1 when a filler
- * could not be started.
- */
-static int spin_on_node_but_one(int node)
-{
-	bool first = true;
-	cpu_set_t set;
-	int cpu;
-
-	if (node_cpus(node, &set) < 0)
-		return -1;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		pid_t pid;
-
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		if (first) {
-			first = false;
-			continue;
-		}
-		if (nr_spawned >= MAX_SPAWNED)
-			return -1;
-		pid = fork();
-		if (pid < 0)
-			return -1;
-		if (!pid) {
-			pin_to_cpu(0, cpu);
-			for (;;)
-				;
-		}
-		spawned[nr_spawned++] = pid;
-	}
-	return 0;
-}
-
 /* Forks short-lived children, as many as it can, until killed. */
 static pid_t storm(void)
 {
@@ -156,8 +117,15 @@ static long long scenario(int nodes, bool pin_b, bool expect_swap,
 	double t0 = now();
 
 	*home = false;
+	/*
+	 * Every CPU busy but the one each mover takes: with more than one
+	 * CPU a node, a node would otherwise have room, and a mover would
+	 * reach its memory by a plain move (seen on 2x2: 0 swaps, both
+	 * scenarios failed).
+	 */
 	if (spin_on_nodes(2, nodes - 1, spawned, MAX_SPAWNED, &nr_spawned) < 0 ||
-	    spin_on_node_but_one(0) || spin_on_node_but_one(1)) {
+	    spin_on_node(0, 1, spawned, MAX_SPAWNED, &nr_spawned) < 0 ||
+	    spin_on_node(1, 1, spawned, MAX_SPAWNED, &nr_spawned) < 0) {
 		kill_children(spawned, &nr_spawned);
 		return -1;
 	}
