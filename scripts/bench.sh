@@ -162,7 +162,7 @@ for col in $BENCH_COLUMNS; do
 		tail -n 20 "$logs/build.log" >&2
 		die "bench: $col: the build failed ($logs/build.log)"
 	}
-	img=$(IMAGE=$RES/img/$col MODE=bench KSRC=$ksrc KCONFIG=$bdir/$bname/.config \
+	img=$(IMAGE=$RES/img/$col MODE=bench KSRC=$ksrc SELFTESTS_KSRC=$KSRC KCONFIG=$bdir/$bname/.config \
 		TESTS="" BENCH="$BENCH" BENCH_RUNS=$BENCH_RUNS BENCH_ARGS="$args" \
 		BENCH_SYSCTL="${sysctl# }" BENCH_DEBUGFS="${debugfs# }" SCHED_FEATURES="${sfeat# }" \
 		SCAN_TUNING="$BENCH_SCAN_TUNING" "$here/initramfs.sh")

@@ -83,7 +83,7 @@ if [ "$MODE" = test ]; then
 	ks=$OUT/kselftest
 	rm -rf "$ks/install"
 	make -s -C "$selftests" TARGETS=sched/numa O="$ks/build" \
-		INSTALL_PATH="$ks/install" CC="$CC" EXTRA_CFLAGS=-Werror LDFLAGS=-static \
+		INSTALL_PATH="$ks/install" CC="$CC" USERCFLAGS=-Werror USERLDFLAGS=-static \
 		install >"$ks.log" 2>&1 || { cat "$ks.log" >&2; die "the sched/numa selftests did not build"; }
 	for t in $TESTS; do
 		grep -qx "sched/numa:$t" "$ks/install/kselftest-list.txt" ||
@@ -94,11 +94,16 @@ if [ "$MODE" = test ]; then
 	sed -i "s/^timeout=.*/timeout=$TEST_TIMEOUT/" "$root/kselftest/sched/numa/settings"
 	# kselftest's runner calls /usr/bin/timeout --foreground, which
 	# busybox's timeout does not take: the option only keeps the test in
-	# the foreground of a terminal, and the guest has none.
+	# the foreground of a terminal, and the guest has none. Busybox's
+	# timeout exits with the killed test's status, 143; the runner knows
+	# a timeout by coreutils' 124.
 	cat >"$root/usr/bin/timeout" <<'SHIM'
 #!/bin/sh
 [ "$1" != --foreground ] || shift
-exec /bin/timeout "$@"
+/bin/timeout "$@"
+rc=$?
+[ "$rc" != 143 ] || rc=124
+exit "$rc"
 SHIM
 	chmod 755 "$root/usr/bin/timeout"
 fi

@@ -381,6 +381,9 @@ static void test_preference(bool on, int nodes, int cpus_per_node)
 				 "without NUMA_FBQ well-placed tasks are taken too\n");
 out:
 	for (i = 0; i < 4; i++) {
+		/* kill(-1) would take every process of the machine. */
+		if (t[i] <= 0)
+			continue;
 		kill(t[i], SIGKILL);
 		waitpid(t[i], NULL, 0);
 	}

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -726,6 +727,8 @@ static inline int spin_on_node(int node, int spare, pid_t *pids, int max, int *n
 		if (pid < 0)
 			return -1;
 		if (!pid) {
+			/* Not beyond the test, even when a timeout kills it. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			pin_to_cpu(0, cpu);
 			for (;;)
 				;

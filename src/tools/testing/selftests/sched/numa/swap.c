@@ -42,7 +42,8 @@
 #define MIN_PASSES	5
 #define STABLE_SAMPLES	3
 
-#define MAX_SPAWNED	64
+/* Fillers for every CPU, the two movers and the storm. */
+#define MAX_SPAWNED	(CPU_SETSIZE + 3)
 static pid_t spawned[MAX_SPAWNED];
 static int nr_spawned;
 
@@ -67,7 +68,7 @@ static pid_t mover(int start_node, int mem_node, bool pinned)
 		for (;;)
 			region_touch(mem, REGION_LEN, v++);
 	}
-	if (pid > 0)
+	if (pid > 0 && nr_spawned < MAX_SPAWNED)
 		spawned[nr_spawned++] = pid;
 	return pid;
 }
@@ -87,7 +88,7 @@ static pid_t storm(void)
 				waitpid(c, NULL, 0);
 		}
 	}
-	if (pid > 0)
+	if (pid > 0 && nr_spawned < MAX_SPAWNED)
 		spawned[nr_spawned++] = pid;
 	return pid;
 }
