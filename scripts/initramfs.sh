@@ -31,6 +31,10 @@ REPO=$(abspath "$here/..")
 : "${KSRC:?}" "${OUT:?}" "${MODE:?}" "${NODES:?}" "${CPUS_PER_NODE:?}"
 : "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}" "${SCAN_TUNING:?}" "${KCONFIG:?}"
 [ -f "$KCONFIG" ] || die "no $KCONFIG: build the kernel first (make kernel)"
+for kv in ${FAKE_CONFIG:-}; do
+	[[ $kv =~ ^[A-Z0-9_]+=[yn]$ ]] || die "FAKE_CONFIG: '$kv' is not OPTION=y or OPTION=n"
+done
+
 TESTS=${TESTS:-}
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 DEMO_ARGS=${DEMO_ARGS:-}
@@ -128,10 +132,6 @@ for sf in ${SCHED_FEATURES:-}; do
 		die "SCHED_FEATURES: '$sf' is not NO_ and one of: $(numa_sched_features "$KSRC" | tr '\n' ' ')"
 	grep -qx "CONFIG_${sf#NO_}=y" "$KCONFIG" ||
 		die "SCHED_FEATURES: $sf on a kernel built without CONFIG_${sf#NO_} changes nothing"
-done
-
-for kv in ${FAKE_CONFIG:-}; do
-	[[ $kv =~ ^[A-Z0-9_]+=[yn]$ ]] || die "FAKE_CONFIG: '$kv' is not OPTION=y or OPTION=n"
 done
 
 cat >"$root/etc/numa-sched.conf" <<EOF
