@@ -96,17 +96,30 @@ if [ "$MODE" = test ]; then
 	cp -a "$ks/install" "$root/kselftest"
 	# The runner's per-test limit: this run's, in the image's copy.
 	sed -i "s/^timeout=.*/timeout=$TEST_TIMEOUT/" "$root/kselftest/sched/numa/settings"
-	# kselftest's runner calls /usr/bin/timeout --foreground, which
-	# busybox's timeout does not take: the option only keeps the test in
-	# the foreground of a terminal, and the guest has none. Busybox's
-	# timeout exits with the killed test's status, 143; the runner knows
-	# a timeout by coreutils' 124.
+	# kselftest's runner calls /usr/bin/timeout --foreground SECS twice,
+	# nested. Busybox's timeout takes no --foreground and signals the
+	# test alone, whose children then hold the runner's pipe open and
+	# the run hangs. This one runs the test in a session of its own,
+	# kills the whole group after SECS (status 124, as coreutils'), and
+	# whatever a test leaves behind when it ends.
 	cat >"$root/usr/bin/timeout" <<'SHIM'
 #!/bin/sh
 [ "$1" != --foreground ] || shift
-/bin/timeout "$@"
+secs=$1
+shift
+[ "$1" != /usr/bin/timeout ] || exec "$@"
+setsid "$@" &
+pid=$!
+(sleep "$secs" && kill -s KILL -"$pid") </dev/null >/dev/null 2>&1 &
+watch=$!
+wait "$pid"
 rc=$?
-[ "$rc" != 143 ] || rc=124
+if kill -0 "$watch" 2>/dev/null; then
+	kill "$watch"
+else
+	rc=124
+fi
+kill -s KILL -"$pid" 2>/dev/null
 exit "$rc"
 SHIM
 	chmod 755 "$root/usr/bin/timeout"
