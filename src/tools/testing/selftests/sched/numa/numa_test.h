@@ -230,19 +230,26 @@ static inline pid_t gettid_(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/* /proc/<tid>/sched of any task (every thread has /proc/<tid>), or NULL. */
+static inline FILE *sched_file_open(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
+	return fopen(path, "r");
+}
+
 /*
  * The value of "field" in /proc/<tid>/sched, for the lines
  * "field : value" printed by kernel/sched/debug.c. Returns 0 if found.
  */
 static inline int sched_field(pid_t tid, const char *field, long long *val)
 {
-	char path[64], line[256];
+	char line[256];
 	size_t len = strlen(field);
-	FILE *f;
+	FILE *f = sched_file_open(tid);
 	int ret = -1;
 
-	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -462,14 +469,12 @@ static inline int feature_enabled(const char *name)
  */
 static inline int task_numa_faults(pid_t tid, long *priv, long *shared)
 {
-	char path[64], line[256];
+	char line[256];
 	unsigned long tp, ts, gp, gs;
-	FILE *f;
+	FILE *f = sched_file_open(tid);
 	int n;
 
 	*priv = *shared = 0;
-	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -489,12 +494,10 @@ static inline int task_numa_faults(pid_t tid, long *priv, long *shared)
  */
 static inline int task_numa_ids(pid_t tid, int *node, int *gid)
 {
-	char path[64], line[256];
-	FILE *f;
+	char line[256];
+	FILE *f = sched_file_open(tid);
 	int ret = -1;
 
-	snprintf(path, sizeof(path), "/proc/%d/sched", tid);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
