@@ -61,15 +61,17 @@ DEMO_ARGS	?= 30 32
 KUNIT_QEMU_ARGS	?= -smp 2 -object memory-backend-ram,id=m0,size=512M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 -object memory-backend-ram,id=m1,size=512M \
 	-numa node,nodeid=1,cpus=1,memdev=m1
-# make stress: how long the load runs (s), and on which kernel.
+# make stress: how long the load runs (s), the fragments added to the row
+# CONFIG/OPTS (the debug kernel), the seed of its draws (the guest's own).
 STRESS_SECS	?= 600
-STRESS_CONFIG	?= numa-all debug
+STRESS_FRAGS	?= debug fault-inject
+STRESS_SEED	?=
 
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
 	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
-	SHAPES STRESS_SECS STRESS_CONFIG SCHED_FEATURES FAKE_CONFIG
+	SHAPES STRESS_SECS STRESS_FRAGS STRESS_SEED SCHED_FEATURES FAKE_CONFIG
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
 
@@ -134,7 +136,7 @@ shapes: tree ## which NODESxCPUS (SHAPES) this host emulates well: wall time, a 
 cost: tree ## what each option costs: size, bloat-o-meter, task_struct and rq bytes, page-flag bits (guest and Debian configs)
 	@scripts/cost.sh
 
-stress: tree ## the debug kernel (configs/debug.config) under fork/exit storms, hotplug, pressure, bad knob writes for STRESS_SECS
+stress: tree ## CONFIG/OPTS + STRESS_FRAGS (debug, fault injection) under storms, hotplug, pressure, bad writes, fuzzing, failed allocations for STRESS_SECS
 	@scripts/stress.sh
 
 stress-selftest: ## prove make stress fails on planted numa_group leaks, in a scratch WORK (slow)

@@ -11,7 +11,7 @@
 #
 # Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo|bench),
 # TESTS, NODES, CPUS_PER_NODE, BENCH, BENCH_RUNS, BENCH_ARGS, BENCH_SYSCTL,
-# BENCH_DEBUGFS (MODE=bench), STRESS_SECS (the stress test), SCHED_FEATURES
+# BENCH_DEBUGFS (MODE=bench), STRESS_SECS and STRESS_SEED (the stress test), SCHED_FEATURES
 # (options built in and turned off at run time: "NO_NUMA_SWAP NO_NUMA_FBQ"),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # PERF, a static perf for the perf-PxT workloads (MODE=bench);
@@ -163,6 +163,7 @@ BENCH_ARGS='${BENCH_ARGS:-}'
 BENCH_SYSCTL='${BENCH_SYSCTL:-}'
 BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
 STRESS_SECS='${STRESS_SECS:-600}'
+STRESS_SEED='${STRESS_SEED:-}'
 SCHED_FEATURES='${SCHED_FEATURES:-}'
 FAKE_CONFIG='${FAKE_CONFIG:-}'
 EOF

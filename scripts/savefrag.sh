@@ -31,7 +31,7 @@ case "$FRAG" in
 *) out=$REPO/configs/$FRAG.config ;;
 esac
 case "$(basename "$out")" in
-qemu.config | kunit.config | debug.config) die "$(basename "$out") is one of the project's own fragments" ;;
+qemu.config | kunit.config | debug.config | fault-inject.config) die "$(basename "$out") is one of the project's own fragments" ;;
 *.config) ;;
 *) die "FRAG=$FRAG: a fragment's file name ends in .config" ;;
 esac

@@ -5,9 +5,11 @@
 # then the boot matrix's covering rows (make matrix MATRIX_SET=cover: every
 # option on and off, the default kernel's whole suite on 4 nodes of one
 # CPU and the balancer's NUMA classes on 2 nodes of 2, FBQ on and off;
-# rows whose inputs did not change since they passed are kept), then a
-# short make stress (TEST_STRESS_SECS, default 180: the debug kernel under
-# load), then the static gate (make check).
+# rows whose inputs did not change since they passed are kept), then two
+# short make stress runs: the debug kernel with fault injection on 4x1
+# (TEST_STRESS_SECS, default 150), and the last-nid kernel (NUMA_CPUPID off,
+# the matrix's cgSFd build, no debug options: no second debug build) on 2x2
+# (TEST_STRESS2_SECS, default 90); then the static gate (make check).
 #
 # Every stage's KTAP documents are judged by the tree's own parser
 # (kunit.py parse), which leaves its JSON in the stage's KTAP_JSON_DIR;
@@ -67,7 +69,13 @@ if stage kernel make -s --no-print-directory kernel; then
 	*) die "TEST_MATRIX must be cover, all or none" ;;
 	esac
 	stage stress make -s --no-print-directory stress \
-		STRESS_SECS="${TEST_STRESS_SECS:-180}"
+		STRESS_SECS="${TEST_STRESS_SECS:-150}"
+	# The matrix's row cgSFd: its build directory, CONFIG and OPTS.
+	IFS=$'\t' read -r _ bname config opts _ < <("$here/matrix.sh" --list 2>/dev/null |
+		awk -F'\t' '$1 == "cgSFd"')
+	stage stress-lastnid make -s --no-print-directory stress \
+		NAME="${bname:?no row cgSFd in configs/matrix.tsv}" CONFIG="$config" OPTS="$opts" \
+		STRESS_FRAGS= NODES=2 CPUS_PER_NODE=2 STRESS_SECS="${TEST_STRESS2_SECS:-90}"
 	stage check make -s --no-print-directory check
 fi
 info "ccache: $(ccache_hits)"

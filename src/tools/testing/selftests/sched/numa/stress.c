@@ -2,7 +2,9 @@
 /*
  * The feature slices under load for SECONDS (the first argument, default
  * 60; make stress: STRESS_SECS, through KSELFTEST_STRESS_ARGS), best on a
- * debug kernel (numa-sched's configs/debug.config).
+ * debug kernel with fault injection (numa-sched's configs/debug.config
+ * and configs/fault-inject.config). SEED (the second argument; make
+ * stress: STRESS_SEED) seeds every worker's draws; the run prints it.
  * Workers, each a process of its own, all at once:
  *
  *   storm     fork/exec/exit: a process of three writer threads, plus a
@@ -36,6 +38,11 @@
  *             scan_size_mb=0 among them); each write must fail and leave
  *             the value as it was. Now and then valid writes too: balancing
  *             off and on, scan_size_mb at 1 and back.
+ *   fuzz      system calls with arguments valid and invalid on memory
+ *             being scanned (stress_fuzz.c).
+ *   inject    allocation failures on the balancing paths, through
+ *             fail-nth, in victims writing memory they must take back
+ *             (stress_inject.c).
  *
  * Then, with the load gone:
  *   - each worker ran and made progress;
@@ -44,6 +51,13 @@
  *   - per-runqueue nr_numa_running and nr_preferred_running return to
  *     this process's own share;
  *   - every CPU is online again;
+ *   - every fuzzed call succeeded or failed with a documented errno;
+ *   - failures were injected (a kernel with fault injection), and no
+ *     victim ended badly;
+ *   - the long-lived victim, its memory moved back where it began, still
+ *     writes and takes its memory to its node again;
+ *   - no page stays isolated for migration (nr_isolated_*: a page taken
+ *     off the LRU on a failure path and never put back);
  *   - kmemleak (when built in) finds nothing allocated by NUMA balancing
  *     code: no backtrace naming a function with "numa" in it.
  * The host fails the run on any kernel report in the console log
@@ -52,7 +66,7 @@
  */
 #include <pthread.h>
 #include <sys/prctl.h>
-#include "numa_test.h"
+#include "stress.h"
 #include "../../kselftest.h"
 
 #define SYSCTL_DIR	"/proc/sys/kernel/"
@@ -64,43 +78,14 @@
 #define SETTLE_S	30
 #define MAX_CPUS	64
 
-/* Counts the workers and their children add up, in shared memory. */
-struct figures {
-	volatile int stop;
-	long forks, execs, kills, exits;
-	long threads;
-	long swap_pairs;
-	long hotplug_cycles, hotplug_errors;
-	long fills, fill_mb, fills_killed;
-	long bad_writes, bad_refused, bad_accepted;
-	long good_writes, good_failed;
-};
-
-static struct figures *fig;
+struct figures *fig;
+int nodes;
+unsigned int seed_;
 static double deadline;
-static int nodes;
 
-/* Count @n more in the figures all workers share; returns the new count. */
-static inline long add(long *counter, long n)
-{
-	return __atomic_add_fetch(counter, n, __ATOMIC_RELAXED);
-}
-
-static bool running(void)
+bool running(void)
 {
 	return !fig->stop && now() < deadline;
-}
-
-static unsigned int seed_;
-
-static int rnd(int lo, int hi)	/* in [lo, hi] */
-{
-	return lo + rand_r(&seed_) % (hi - lo + 1);
-}
-
-static void msleep(int ms)
-{
-	usleep(ms * 1000);
 }
 
 /* A writer thread's loop: one byte a page until @stop is set. */
@@ -140,11 +125,8 @@ static char *shared_region(size_t len)
 
 enum storm_end { END_EXIT, END_EXEC, END_KILL };
 
-/* The exit status of the image a storm process execs: the exec worked. */
-#define EXEC_STATUS	42
-
 /* execve() of this program in its --exit mode; returns only on failure. */
-static void *exec_self(void *arg)
+void *exec_self(void *arg)
 {
 	static char *const argv[] = { "stress", "--exit", NULL };
 
@@ -232,12 +214,13 @@ static int worker_storm(void)
 	while (running()) {
 		enum storm_end end = rnd(END_EXIT, END_KILL);
 		int ms = rnd(300, 3000), st;
+		unsigned int seed = rand_r(&seed_);
 		pid_t pid = fork();
 
 		if (pid < 0)
 			return 1;
 		if (!pid) {
-			seed_ ^= getpid();
+			seed_ = seed;
 			storm_process(end, ms);
 		}
 		add(&fig->forks, 1);
@@ -560,6 +543,8 @@ static struct worker workers[] = {
 	{ .name = "hotplug", .fn = worker_hotplug },
 	{ .name = "pressure", .fn = worker_pressure },
 	{ .name = "knobs", .fn = worker_knobs },
+	{ .name = "fuzz", .fn = worker_fuzz },
+	{ .name = "inject", .fn = worker_inject },
 };
 
 /*
@@ -654,7 +639,8 @@ int main(int argc, char **argv)
 	long live = -1, total, ours;
 	struct fbq_sums s = { 0 };
 	int cpus[MAX_CPUS], nr_cpus, offline = 0, in_use = -1;
-	int secs, pref = -2, node = -2, gid, failed = 0;
+	int secs, pref = -2, node = -2, gid, failed = 0, inject_err;
+	unsigned int seed;
 	bool ok, has_groups, has_fbq;
 	long long v;
 	unsigned int i;
@@ -675,11 +661,23 @@ int main(int argc, char **argv)
 		errno = 0;
 		v = strtol(argv[1], &end, 10);
 		if (errno || end == argv[1] || *end || v < 1 || v > 86400)
-			ksft_exit_fail_msg("usage: %s [SECONDS], 1 to 86400, not '%s'\n",
+			ksft_exit_fail_msg("usage: %s [SECONDS [SEED]], SECONDS 1 to 86400, not '%s'\n",
 					   argv[0], argv[1]);
 		secs = v;
 	}
-	ksft_set_plan(6);
+	seed = time(NULL) ^ getpid() << 16;
+	if (argc > 2) {
+		char *end;
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(argv[2], &end, 10);
+		if (errno || end == argv[2] || *end || argv[2][0] == '-' || u > 0xffffffffULL)
+			ksft_exit_fail_msg("usage: %s [SECONDS [SEED]], SEED 0 to 4294967295, not '%s'\n",
+					   argv[0], argv[2]);
+		seed = u;
+	}
+	ksft_set_plan(10);
 
 	fig = mmap(NULL, sizeof(*fig), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -697,13 +695,19 @@ int main(int argc, char **argv)
 	/* The OOM killer's last resort, inherited by every worker (above). */
 	if (write_str("/proc/self/oom_score_adj", "-999"))
 		ksft_exit_fail_msg("cannot set oom_score_adj\n");
+	inject_err = inject_setup();
 	forks0 = proc_stat("processes ");
 	swaps0 = vmstat("numa_task_swapped");
 	fails0 = vmstat("pgmigrate_fail");
 	created0 = groups_stat("created");
 	freed0 = groups_stat("freed");
 
-	ksft_print_msg("%d s, %d nodes, %zu workers\n", secs, nodes, ARRAY_SIZE(workers));
+	ksft_print_msg("%d s, %d nodes, %zu workers, seed %u (replay: STRESS_SEED=%u)\n",
+		       secs, nodes, ARRAY_SIZE(workers), seed, seed);
+	if (inject_err)
+		ksft_print_msg("no allocation failures injected: %s\n",
+			       inject_err == ENOENT ? "no failslab, fail_page_alloc or fail-nth" :
+			       strerror(inject_err));
 	fflush(stdout);
 	deadline = now() + secs;
 	for (i = 0; i < ARRAY_SIZE(workers); i++) {
@@ -711,7 +715,8 @@ int main(int argc, char **argv)
 		if (workers[i].pid < 0)
 			ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 		if (!workers[i].pid) {
-			seed_ = getpid();
+			/* Each worker's draws from the seed and its place. */
+			seed_ = seed + i * 2654435761U;
 			_exit(workers[i].fn());
 		}
 	}
@@ -731,6 +736,7 @@ int main(int argc, char **argv)
 		}
 	}
 	reap_ended();
+	inject_teardown();
 	/* The hotplug worker onlines each CPU it took; count what it left. */
 	nr_cpus = hotplug_cpus(cpus);
 	for (i = 0; i < (unsigned int)nr_cpus; i++) {
@@ -752,9 +758,15 @@ int main(int argc, char **argv)
 		       has_groups ? groups_stat("freed") - freed0 : 0,
 		       fig->bad_writes, fig->bad_refused, fig->bad_accepted,
 		       fig->good_writes, fig->good_failed);
+	ksft_print_msg("stress-figures: fuzz processes %ld (exec'd %ld, OOM-killed %ld), calls %ld, failed as documented %ld, undocumented %ld, writer faults %ld\n",
+		       fig->fuzz_procs, fig->fuzz_execs, fig->fuzz_killed, fig->fuzz_calls,
+		       fig->fuzz_failed, fig->fuzz_undocumented, fig->fuzz_segv);
+	ksft_print_msg("stress-figures: injection victims %ld (ended badly %ld), fail-nth armed %ld, failures injected %ld\n",
+		       fig->inject_victims, fig->inject_victims_bad, fig->inject_armed,
+		       fig->inject_fired);
 	ok = ok && fig->forks > 0 && fig->execs > 0 && fig->threads > 0 &&
 	     fig->swap_pairs > 0 && fig->fills + fig->fills_killed > 0 &&
-	     fig->bad_writes > 0 &&
+	     fig->bad_writes > 0 && fig->fuzz_procs > 0 && fig->inject_victims > 0 &&
 	     (nr_cpus == 0 || fig->hotplug_cycles > 0);
 	ksft_test_result(ok, "every worker ran and stopped\n");
 
@@ -771,6 +783,34 @@ int main(int argc, char **argv)
 	ksft_test_result(!offline && !fig->hotplug_errors,
 			 "all %d hotpluggable CPUs online again (%d left offline, %ld errors)\n",
 			 nr_cpus, offline, fig->hotplug_errors);
+
+	ksft_test_result(fig->fuzz_calls > 0 && !fig->fuzz_undocumented,
+			 "fuzz: %ld calls, each a success or a documented errno\n",
+			 fig->fuzz_calls);
+
+	if (inject_err)
+		test_skip("allocation failures injected on the balancing paths",
+			  "%s\n", strerror(inject_err));
+	else
+		ksft_test_result(fig->inject_fired > 0 && !fig->inject_victims_bad,
+				 "allocation failures injected on the balancing paths: %ld, victims unharmed\n",
+				 fig->inject_fired);
+
+	ksft_print_msg("after the load: victim on node %ld, preferred node %ld, %ld%% of its pages there after %ld ms, %ld passes\n",
+		       fig->settle_node, fig->settle_pref, fig->settle_pct, fig->settle_ms,
+		       fig->settle_progress);
+	ksft_test_result(fig->settle_done == 1 && fig->settle_pct >= 90 &&
+			 fig->settle_pref == fig->settle_node && fig->settle_progress > 0,
+			 "%s victim still writes and takes its memory back\n",
+			 inject_err ? "a long-lived" : "the injected");
+
+	/* A page isolated for migration and never put back stays counted. */
+	t0 = now();
+	do {
+		msleep(200);
+		v = vmstat("nr_isolated_anon") + vmstat("nr_isolated_file");
+	} while (v && now() - t0 < SETTLE_S);
+	ksft_test_result(!v, "no page left isolated (nr_isolated_anon + nr_isolated_file: %lld)\n", v);
 
 	if (has_groups) {
 		t0 = now();

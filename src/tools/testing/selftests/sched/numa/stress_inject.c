@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stress test's inject worker: allocation failures on the paths of
+ * NUMA balancing, through fail-nth (Documentation/fault-injection/
+ * fault-injection.rst): a thread writes N to /proc/thread-self/fail-nth
+ * and the Nth allocation it makes after that fails. The victims' threads
+ * arm it while they do nothing but write memory already theirs, first
+ * touched on another node, so the allocations they meet are those of
+ * their NUMA hinting faults -- the task's numa_faults array at its first
+ * fault, a numa_group at its first shared fault, the target page of each
+ * migration -- and of the scanner's work on their way back to user space.
+ * A fail-nth read back as 0 is a failure injected: the count shows the
+ * paths were made to fail, and a run that injects nothing fails.
+ *
+ * inject_setup() lets failslab and fail_page_alloc fail the GFP_KERNEL
+ * and highmem-movable allocations those paths make (ignore-gfp-wait and
+ * ignore-gfp-highmem to N). Their probability stays 0: only a thread that
+ * armed fail-nth meets a failure. The allocations of those paths ask for
+ * __GFP_NOWARN and fail silently; a failure injected anywhere else prints
+ * "FAULT_INJECTION: forcing a failure", which make stress counts.
+ *
+ * Victims: processes of two threads living 1-4 s (fresh tasks, whose
+ * fault arrays and groups are allocated under injection), and one living
+ * the whole run. When the load stops, that one stops injecting, its
+ * memory is moved back to the node it began on (migrate_pages(2)), and it
+ * must take it back again: still writing, its preferred node its own, and
+ * 90% of its pages there within SETTLE_S.
+ */
+#include <pthread.h>
+#include "stress.h"
+
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAIL_PAGE_ALLOC	"/sys/kernel/debug/fail_page_alloc/"
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+#define VICTIM_LEN	((size_t)8 << 20)
+#define SETTLE_S	30
+
+static struct attr {
+	const char *path, *val;
+	char old[32];
+	bool set;
+} attrs[] = {
+	{ .path = FAILSLAB "ignore-gfp-wait", .val = "N" },
+	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-wait", .val = "N" },
+	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-highmem", .val = "N" },
+	{ .path = FAIL_PAGE_ALLOC "min-order", .val = "0" },
+};
+
+int inject_setup(void)
+{
+	unsigned int i;
+	int err;
+
+	if (access(FAIL_NTH, W_OK) || access(FAILSLAB, F_OK) ||
+	    access(FAIL_PAGE_ALLOC, F_OK))
+		return ENOENT;
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		if (read_file(attrs[i].path, attrs[i].old, sizeof(attrs[i].old)) < 0)
+			return errno;
+		err = write_str(attrs[i].path, attrs[i].val);
+		if (err)
+			return err;
+		attrs[i].set = true;
+	}
+	return 0;
+}
+
+void inject_teardown(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+		if (attrs[i].set)
+			write_str(attrs[i].path, attrs[i].old);
+}
+
+/* A victim's state, shared with the worker. */
+struct victim {
+	volatile int inject;		/* arm fail-nth while set */
+	volatile int stop;
+	volatile int ready, disarmed;
+	volatile long progress;		/* passes over the region */
+	pid_t tid[2];
+	char *mem;
+	int node, start;		/* runs on node, first touched on start */
+};
+
+struct thread_arg {
+	struct victim *v;
+	int i;
+	unsigned int seed;
+};
+
+/* One pass of writes for @ms, with fail-nth armed when asked. */
+static void *victim_thread(void *arg)
+{
+	struct thread_arg *a = arg;
+	struct victim *v = a->v;
+	int fd = open(FAIL_NTH, O_RDWR);
+	unsigned int seed = a->seed;
+	unsigned char val = 0;
+	bool acked = false;
+	char buf[16];
+
+	v->tid[a->i] = gettid_();
+	__atomic_add_fetch(&v->ready, 1, __ATOMIC_RELAXED);
+	while (!v->stop) {
+		int n = 1 + rand_r(&seed) % 3;
+		double until = now() + (20 + rand_r(&seed) % 180) / 1000.0;
+		bool armed = false;
+
+		if (v->inject && fd >= 0) {
+			snprintf(buf, sizeof(buf), "%d", n);
+			armed = pwrite(fd, buf, strlen(buf), 0) > 0;
+		}
+		while (now() < until)
+			region_touch(v->mem, VICTIM_LEN, val++);
+		__atomic_add_fetch(&v->progress, 1, __ATOMIC_RELAXED);
+		if (armed) {
+			add(&fig->inject_armed, 1);
+			memset(buf, 0, sizeof(buf));
+			if (pread(fd, buf, sizeof(buf) - 1, 0) > 0 && atoi(buf) == 0)
+				add(&fig->inject_fired, 1);
+			else if (pwrite(fd, "0", 1, 0) < 0)
+				_exit(1);
+		}
+		/* Nothing armed from here on: tell settle(). */
+		if (!v->inject && !acked) {
+			acked = true;
+			__atomic_add_fetch(&v->disarmed, 1, __ATOMIC_RELAXED);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* The victim process: two writer threads on @v->node, memory from @v->start. */
+static void victim_main(struct victim *v, unsigned int seed)
+{
+	struct thread_arg a[2] = { { v, 0, seed }, { v, 1, seed * 31 + 7 } };
+	pthread_t t[2];
+	int i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	write_str("/proc/self/oom_score_adj", "500");
+	v->mem = region_alloc(VICTIM_LEN);
+	if (!v->mem)
+		_exit(1);
+	/* A node whose CPUs are all offline (hotplug) cannot be pinned to. */
+	pin_to_node(v->start);
+	region_touch(v->mem, VICTIM_LEN, 1);
+	pin_to_node(v->node);
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, victim_thread, &a[i]))
+			_exit(1);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	_exit(0);
+}
+
+static struct victim *victim_start(pid_t *pid, bool inject)
+{
+	struct victim *v = mmap(NULL, sizeof(*v), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	unsigned int seed = rand_r(&seed_);
+
+	if (v == MAP_FAILED)
+		return NULL;
+	memset(v, 0, sizeof(*v));
+	v->inject = inject;
+	v->node = rnd(0, nodes - 1);
+	v->start = (v->node + rnd(1, nodes - 1)) % nodes;
+	*pid = fork();
+	if (*pid < 0) {
+		munmap(v, sizeof(*v));
+		return NULL;
+	}
+	if (!*pid)
+		victim_main(v, seed);
+	add(&fig->forks, 1);
+	add(&fig->inject_victims, 1);
+	return v;
+}
+
+/* A victim's end: exited, or killed by the OOM killer. */
+static bool victim_reap(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return false;
+	if ((WIFEXITED(st) && !WEXITSTATUS(st)) ||
+	    (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL))
+		return true;
+	add(&fig->inject_victims_bad, 1);
+	printf("# inject: victim %d ended with %s %d\n", pid,
+	       WIFEXITED(st) ? "status" : "signal",
+	       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	fflush(stdout);
+	return false;
+}
+
+/*
+ * The long-lived victim once the injection stopped: its memory moved back
+ * to its first node, its threads pinned again (hotplug may have undone
+ * the pinning), then, until it has taken its memory back or SETTLE_S
+ * pass, where its pages and preferred node are.
+ */
+static void settle(pid_t pid, struct victim *v)
+{
+	unsigned long from = ((1UL << nodes) - 1) & ~(1UL << v->start);
+	unsigned long to = 1UL << v->start;
+	long counts[MAX_NODES], present, progress;
+	long long pref = -1;
+	double t0;
+	cpu_set_t set;
+	int i;
+
+	v->inject = 0;
+	for (t0 = now(); v->disarmed < 2 && now() - t0 < 5;)
+		msleep(10);
+	/* The hotplug worker may still be bringing the node's CPU back. */
+	for (t0 = now(); now() - t0 < 5; msleep(100)) {
+		if (node_cpus(v->node, &set) <= 0)
+			continue;
+		for (i = 0; i < 2; i++)
+			if (sched_setaffinity(v->tid[i], sizeof(set), &set))
+				break;
+		if (i == 2)
+			break;
+	}
+	syscall(SYS_migrate_pages, pid, sizeof(from) * 8, &from, &to);
+	progress = v->progress;
+	t0 = now();
+	do {
+		msleep(200);
+		present = pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts);
+		/* A writer's: the main thread only waits for them. */
+		if (sched_field(v->tid[0], "numa_preferred_nid", &pref))
+			pref = -2;
+		fig->settle_pct = present > 0 ?
+			counts[v->node] * 100 / (long)(VICTIM_LEN / PAGE_SZ) : 0;
+	} while ((fig->settle_pct < 90 || pref != v->node) && now() - t0 < SETTLE_S);
+	fig->settle_ms = (now() - t0) * 1000;
+	fig->settle_node = v->node;
+	fig->settle_pref = pref;
+	fig->settle_progress = v->progress - progress;
+	fig->settle_done = 1;
+}
+
+int worker_inject(void)
+{
+	struct victim *lv, *v;
+	pid_t lpid, pid;
+
+	lv = victim_start(&lpid, true);
+	if (!lv)
+		return 1;
+	while (running()) {
+		v = victim_start(&pid, true);
+		if (!v)
+			return 1;
+		msleep(rnd(1000, 4000));
+		v->stop = 1;
+		victim_reap(pid);
+		munmap(v, sizeof(*v));
+	}
+	if (lv->ready == 2)
+		settle(lpid, lv);
+	lv->stop = 1;
+	if (!victim_reap(lpid))
+		fig->settle_done = -1;
+	return 0;
+}
