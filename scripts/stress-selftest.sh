@@ -1,17 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make stress-selftest: prove that make stress fails on planted leaks, in
+# make stress-selftest: prove that make stress fails on planted bugs, in
 # a scratch clone of this repository with a scratch WORK (its own tree and
 # builds, side by side like the real ones, so that ccache serves most of
-# the build). Two plants, one run each of STRESS_SELFTEST_SECS (default
-# 90) seconds:
+# the build). The plants of STRESS_SELFTEST_PLANTS (default all four), one
+# run each of STRESS_SELFTEST_SECS (default 90) seconds:
 #   - freed: put_numa_group() counts the group freed but never frees it.
 #     The "live" counter cannot see it; kmemleak must, and name a NUMA
 #     balancing function in the backtrace;
 #   - unput: numa_group_leave() drops its reference without putting it.
-#     "live" must stay above the groups in use.
-# Each run must fail, on its own check.
+#     "live" must stay above the groups in use;
+#   - isolated: a leak on the allocation failure path of a NUMA
+#     migration: when the target page cannot be allocated (-ENOMEM in
+#     migrate_pages_batch(), MR_NUMA_MISPLACED only), the page is taken
+#     off the list its caller puts back, and stays isolated for good.
+#     Only injected failures reach it; "no page left isolated" must fail;
+#   - crash: a bad argument crashes the kernel: mbind(2) and
+#     set_mempolicy(2) with MPOL_F_NUMA_BALANCING and a mode other than
+#     MPOL_BIND hit a BUG_ON() instead of -EINVAL. The fuzzer must reach
+#     it, and the host must report the kernel's BUG.
+# Each run must fail, on its own check. The last two plant upstream code:
+# a patch of the scratch tree's own, added to its series.
 
 set -eu
 
@@ -30,7 +40,8 @@ groups=src/kernel/sched/numa_groups.c
 # plant NAME FROM TO: replace the exact text FROM of numa_groups.c by TO.
 plant()
 {
-	git checkout -q -- "$groups"
+	git checkout -q -- "$groups" patches/series
+	rm -rf patches/plant
 	python3 - "$groups" "$2" "$3" <<'EOC' || die "plant $1: the code to replace is gone from $groups"
 import sys
 path, old, new = sys.argv[1:]
@@ -43,6 +54,35 @@ EOC
 
 export WORK=$SCRATCH/work
 export KSRC=$WORK/linux BUILD=$WORK/build OUT=$WORK/out STRESS_SECS
+PLANTS=${STRESS_SELFTEST_PLANTS:-freed unput isolated crash}
+
+# plant_tree NAME FILE FROM TO: the exact text FROM of the kernel tree's
+# FILE replaced by TO, as a patch on top of the series (the previous
+# plant's patch dropped first).
+plant_tree()
+{
+	local wt=$SCRATCH/plant-wt
+
+	git checkout -q -- "$groups" patches/series
+	rm -rf patches/plant
+	make -s tree >/dev/null
+	git -C "$KSRC" worktree remove --force "$wt" 2>/dev/null || true
+	git -C "$KSRC" worktree add -q --detach "$wt" HEAD
+	python3 - "$wt/$2" "$3" "$4" <<'EOC' || die "plant $1: the code to replace is gone from $2"
+import sys
+path, old, new = sys.argv[1:]
+src = open(path).read()
+if src.count(old) != 1:
+	sys.exit(1)
+open(path, "w").write(src.replace(old, new))
+EOC
+	git -C "$wt" -c user.name=plant -c user.email=plant@example.org \
+		commit -q -a -m "plant: $1"
+	mkdir -p patches/plant
+	git -C "$wt" format-patch -q -1 -o "$PWD/patches/plant"
+	echo "plant/$(basename patches/plant/*.patch)" >>patches/series
+	git -C "$KSRC" worktree remove --force "$wt"
+}
 
 # run NAME: make stress on the planted tree; its log in SCRATCH/NAME.log.
 run()
@@ -55,14 +95,23 @@ run()
 	grep -A8 'stress figures' "$SCRATCH/$1.log" || true
 }
 
+want()
+{
+	case " $PLANTS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 ok=1
+if want freed; then
 plant freed "		atomic_long_inc(&numa_groups_freed);
 		kfree_rcu(grp, rcu);" "		atomic_long_inc(&numa_groups_freed);"
 run freed || ok=0
 grep -q '^\[.*\] \[FAILED\] kmemleak: nothing from NUMA balancing' "$SCRATCH/freed.log" &&
 	grep -q '^\[.*\] \[PASSED\] no numa_group leaked' "$SCRATCH/freed.log" ||
 	{ echo "numa-sched: kmemleak did not catch the unfreed groups alone" >&2; ok=0; }
+fi
 
+if want unput; then
 plant unput "	RCU_INIT_POINTER(p->numa_group, NULL);
 	put_numa_group(grp);
 }" "	RCU_INIT_POINTER(p->numa_group, NULL);
@@ -70,6 +119,36 @@ plant unput "	RCU_INIT_POINTER(p->numa_group, NULL);
 run unput || ok=0
 grep -q '^\[.*\] \[FAILED\] no numa_group leaked' "$SCRATCH/unput.log" ||
 	{ echo "numa-sched: the groups never put were not caught" >&2; ok=0; }
+fi
 
-[ "$ok" = 1 ] && echo "stress-selftest: both planted leaks were caught"
+if want isolated; then
+plant_tree isolated mm/migrate.c "				} else if (!no_split_folio_counting) {
+					nr_failed++;
+				}
+
+				stats->nr_failed_pages += nr_pages + nr_retry_pages;" \
+"				} else if (!no_split_folio_counting) {
+					nr_failed++;
+				}
+				if (reason == MR_NUMA_MISPLACED)
+					list_del(&folio->lru);
+
+				stats->nr_failed_pages += nr_pages + nr_retry_pages;"
+run isolated || ok=0
+grep -q '^\[.*\] \[FAILED\] no page left isolated' "$SCRATCH/isolated.log" ||
+	{ echo "numa-sched: the page left isolated was not caught" >&2; ok=0; }
+fi
+
+if want crash; then
+plant_tree crash mm/mempolicy.c "		if (*mode != MPOL_BIND)
+			return -EINVAL;
+		*flags |= (MPOL_F_MOF | MPOL_F_MORON);" \
+"		BUG_ON(*mode != MPOL_BIND);
+		*flags |= (MPOL_F_MOF | MPOL_F_MORON);"
+run crash || ok=0
+grep -q 'kernel BUG at mm/mempolicy.c' "$SCRATCH/crash.log" ||
+	{ echo "numa-sched: the crash on a bad argument was not reported" >&2; ok=0; }
+fi
+
+[ "$ok" = 1 ] && echo "stress-selftest: every plant was caught ($PLANTS)"
 [ "$ok" = 1 ]

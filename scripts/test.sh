@@ -71,8 +71,8 @@ if stage kernel make -s --no-print-directory kernel; then
 	stage stress make -s --no-print-directory stress \
 		STRESS_SECS="${TEST_STRESS_SECS:-150}"
 	# The matrix's row cgSFd: its build directory, CONFIG and OPTS.
-	IFS=$'\t' read -r _ bname config opts _ < <("$here/matrix.sh" --list 2>/dev/null |
-		awk -F'\t' '$1 == "cgSFd"')
+	IFS='|' read -r bname config opts < <("$here/matrix.sh" --list 2>/dev/null |
+		awk -F'\t' '$1 == "cgSFd" { print $2 "|" $3 "|" $4 }')
 	stage stress-lastnid make -s --no-print-directory stress \
 		NAME="${bname:?no row cgSFd in configs/matrix.tsv}" CONFIG="$config" OPTS="$opts" \
 		STRESS_FRAGS= NODES=2 CPUS_PER_NODE=2 STRESS_SECS="${TEST_STRESS2_SECS:-90}"

@@ -26,6 +26,7 @@ struct figures {
 	long inject_armed, inject_fired, inject_victims, inject_victims_bad;
 	/* The long-lived victim once the injection stopped: see stress_inject.c. */
 	long settle_done, settle_node, settle_pref, settle_pct, settle_ms;
+	long settle_start, settle_moved;
 	long settle_progress;
 };
 

@@ -230,7 +230,16 @@ static void settle(pid_t pid, struct victim *v)
 		if (i == 2)
 			break;
 	}
-	syscall(SYS_migrate_pages, pid, sizeof(from) * 8, &from, &to);
+	/* Moved back: most of it at least, or the check below proves nothing. */
+	for (i = 0; i < 5; i++) {
+		syscall(SYS_migrate_pages, pid, sizeof(from) * 8, &from, &to);
+		present = pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts);
+		fig->settle_moved = present > 0 ?
+			counts[v->start] * 100 / (long)(VICTIM_LEN / PAGE_SZ) : 0;
+		if (fig->settle_moved >= 50)
+			break;
+		msleep(200);
+	}
 	progress = v->progress;
 	t0 = now();
 	do {
@@ -245,6 +254,7 @@ static void settle(pid_t pid, struct victim *v)
 	fig->settle_ms = (now() - t0) * 1000;
 	fig->settle_node = v->node;
 	fig->settle_pref = pref;
+	fig->settle_start = v->start;
 	fig->settle_progress = v->progress - progress;
 	fig->settle_done = 1;
 }
