@@ -139,7 +139,7 @@ cost: tree ## what each option costs: size, bloat-o-meter, task_struct and rq by
 stress: tree ## CONFIG/OPTS + STRESS_FRAGS (debug, fault injection) under storms, hotplug, pressure, bad writes, fuzzing, failed allocations for STRESS_SECS
 	@scripts/stress.sh
 
-stress-selftest: ## prove make stress fails on planted numa_group leaks, in a scratch WORK (slow)
+stress-selftest: ## prove make stress fails on planted bugs (leaks, a page left isolated, a BUG on a bad argument), in a scratch WORK (slow)
 	@scripts/stress-selftest.sh
 
 check: kernel ## static gate: our coccinelle rules, coccicheck, sparse, checkpatch, build economy

@@ -146,7 +146,7 @@ plant_tree crash mm/mempolicy.c "		if (*mode != MPOL_BIND)
 "		BUG_ON(*mode != MPOL_BIND);
 		*flags |= (MPOL_F_MOF | MPOL_F_MORON);"
 run crash || ok=0
-grep -q 'kernel BUG at mm/mempolicy.c' "$SCRATCH/crash.log" ||
+grep -qE 'kernel BUG at [./]*(linux/)?mm/mempolicy.c' "$SCRATCH/crash.log" ||
 	{ echo "numa-sched: the crash on a bad argument was not reported" >&2; ok=0; }
 fi
 

@@ -707,8 +707,8 @@ int main(int argc, char **argv)
 		       secs, nodes, ARRAY_SIZE(workers), seed, seed);
 	if (inject_err)
 		ksft_print_msg("no allocation failures injected: %s\n",
-			       inject_err == ENOENT ? "no failslab, fail_page_alloc or fail-nth" :
-			       strerror(inject_err));
+			       inject_err == -ENOENT ? "no failslab, fail_page_alloc or fail-nth" :
+			       strerror(-inject_err));
 	fflush(stdout);
 	deadline = now() + secs;
 	for (i = 0; i < ARRAY_SIZE(workers); i++) {
@@ -791,7 +791,7 @@ int main(int argc, char **argv)
 
 	if (inject_err)
 		test_skip("allocation failures injected on the balancing paths",
-			  "%s\n", strerror(inject_err));
+			  "%s\n", strerror(-inject_err));
 	else
 		ksft_test_result(fig->inject_fired > 0 && !fig->inject_victims_bad,
 				 "allocation failures injected on the balancing paths: %ld, victims unharmed\n",
@@ -813,7 +813,8 @@ int main(int argc, char **argv)
 		msleep(200);
 		v = vmstat("nr_isolated_anon") + vmstat("nr_isolated_file");
 	} while (v && now() - t0 < SETTLE_S);
-	ksft_test_result(!v, "no page left isolated (nr_isolated_anon + nr_isolated_file: %lld)\n", v);
+	ksft_test_result(!v, "no page left isolated (nr_isolated_anon + nr_isolated_file: %lld)\n",
+			 v);
 
 	if (has_groups) {
 		t0 = now();

@@ -61,8 +61,8 @@ void *exec_self(void *arg);
 int worker_fuzz(void);
 
 /*
- * stress_inject.c: inject_setup() arms the fault attributes (0, or an
- * errno: ENOENT for a kernel without fault injection), the worker leaves
+ * stress_inject.c: inject_setup() arms the fault attributes (0, or a
+ * negative errno: -ENOENT for a kernel without fault injection), the worker leaves
  * its figures in fig, inject_teardown() puts the attributes back. Only
  * stress.c prints results (kselftest.h keeps its counts per file).
  */

@@ -48,11 +48,10 @@
 
 /* mbind(2) and set_mempolicy(2) values, spelt here for older libc headers. */
 #define MPOL_MAX_MODE		7	/* 0..5 are modes in 6.1; 6, 7 are not */
-#define MPOL_F_STATIC_NODES_	(1 << 15)
-#define MPOL_F_RELATIVE_NODES_	(1 << 14)
-#define MPOL_MF_STRICT_		(1 << 0)
-#define MPOL_MF_MOVE_		(1 << 1)
-#define MPOL_MF_MOVE_ALL_	(1 << 2)
+#define MPOL_F_STATIC_NODES_	0x8000
+#define MPOL_F_RELATIVE_NODES_	0x4000
+#define MPOL_MF_MOVE_		0x2
+#define MPOL_MF_MOVE_ALL_	0x4
 
 static char *region;
 static unsigned int proc_seed;
@@ -92,7 +91,7 @@ static void *fuzz_writer(void *arg)
 	fault_jmp = &env;
 	if (sigsetjmp(env, 1)) {
 		add(&fig->fuzz_segv, 1);
-		msleep(1);
+		usleep(1000);
 	}
 	while (!writers_stop)
 		region_touch(region, FUZZ_LEN, v++);
@@ -277,14 +276,14 @@ static void fuzz_call(int nr)
 		break;
 	case 2: {
 		static const int flag_set[] = { 0, MPOL_MF_MOVE_, MPOL_MF_MOVE_ALL_, 1, 8 };
+		const int bad_nodes[] = { -1, nodes, 1024, 1 << 30 };
 		bool query = !rnd(0, 2);
 		pid_t pid = fuzz_pid();
 
 		count = rnd(0, 16);
 		for (i = 0; i < count; i++) {
 			pages[i] = fuzz_addr();
-			target[i] = rnd(0, 9) ? rnd(0, nodes - 1) :
-				    (int[]){ -1, nodes, 1024, 1 << 30 }[rnd(0, 3)];
+			target[i] = rnd(0, 9) ? rnd(0, nodes - 1) : bad_nodes[rnd(0, 3)];
 			status[i] = 0x7fffffff;
 		}
 		flags = flag_set[rnd(0, ARRAY_SIZE(flag_set) - 1)];
@@ -321,9 +320,11 @@ static void fuzz_call(int nr)
 		judge(nr, desc, ret, err, ERR_MIGRATE_PAGES);
 		break;
 	}
-	case 4:
-		flags = (int[]){ PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE,
-				 PROT_READ | PROT_EXEC, 0x10, 1 << 24 }[rnd(0, 5)];
+	case 4: {
+		static const int prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE,
+					     PROT_READ | PROT_EXEC, 0x10, 1 << 24 };
+
+		flags = prots[rnd(0, ARRAY_SIZE(prots) - 1)];
 		snprintf(desc, sizeof(desc), "mprotect(%p, %#zx, %#x)", addr, len, flags);
 		strcpy(state->call, desc);
 		ret = mprotect(addr, len, flags);
@@ -332,6 +333,7 @@ static void fuzz_call(int nr)
 		if (!ret && rnd(0, 1))
 			fuzz_restore(addr, len, false);
 		break;
+	}
 	case 5:
 		snprintf(desc, sizeof(desc), "munmap(%p, %#zx)", addr, len);
 		strcpy(state->call, desc);
@@ -356,7 +358,8 @@ static void fuzz_call(int nr)
 	default: {
 		static unsigned char cpus[4096];
 		static const size_t sizes[] = { 0, 1, 8, 128, 4096 };
-		pid_t tid = (pid_t[]){ 0, writer_tid[0], writer_tid[1], BAD_PID }[rnd(0, 3)];
+		const pid_t tids[] = { 0, writer_tid[0], writer_tid[1], BAD_PID };
+		pid_t tid = tids[rnd(0, 3)];
 		size_t size = rnd(0, 3) ? 128 : sizes[rnd(0, ARRAY_SIZE(sizes) - 1)];
 		int ncpus = sysconf(_SC_NPROCESSORS_CONF);
 		unsigned char *mask = rnd(0, 15) ? cpus : NULL;
@@ -373,7 +376,8 @@ static void fuzz_call(int nr)
 			cpus[i / 8] |= 1 << i % 8;
 			break;
 		}
-		snprintf(desc, sizeof(desc), "sched_setaffinity(%d, %zu, %p)", tid, size, (void *)mask);
+		snprintf(desc, sizeof(desc), "sched_setaffinity(%d, %zu, %p)",
+			 tid, size, (void *)mask);
 		strcpy(state->call, desc);
 		ret = syscall(SYS_sched_setaffinity, tid, size, mask);
 		err = errno;
@@ -389,7 +393,8 @@ static void fuzz_process(unsigned int seed)
 	pthread_t w[2];
 	int i, calls;
 
-	seed_ = proc_seed = seed;
+	seed_ = seed;
+	proc_seed = seed;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* After the node filler, before the test's other tasks. */
 	write_str("/proc/self/oom_score_adj", "500");
@@ -405,11 +410,11 @@ static void fuzz_process(unsigned int seed)
 		if (pthread_create(&w[i], NULL, fuzz_writer, (void *)(long)i))
 			_exit(1);
 	while (!writer_tid[0] || !writer_tid[1])
-		msleep(1);
+		usleep(1000);
 	calls = rnd(FUZZ_CALLS / 4, FUZZ_CALLS);
 	for (i = 0; i < calls && running(); i++) {
 		fuzz_call(i);
-		msleep(rnd(0, 10));
+		usleep(rnd(0, 10) * 1000);
 	}
 	if (rnd(0, 1)) {
 		pthread_t t;

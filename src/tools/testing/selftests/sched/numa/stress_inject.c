@@ -53,13 +53,13 @@ int inject_setup(void)
 
 	if (access(FAIL_NTH, W_OK) || access(FAILSLAB, F_OK) ||
 	    access(FAIL_PAGE_ALLOC, F_OK))
-		return ENOENT;
+		return -ENOENT;
 	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
 		if (read_file(attrs[i].path, attrs[i].old, sizeof(attrs[i].old)) < 0)
-			return errno;
+			return -errno;
 		err = write_str(attrs[i].path, attrs[i].val);
 		if (err)
-			return err;
+			return -err;
 		attrs[i].set = true;
 	}
 	return 0;
@@ -219,7 +219,7 @@ static void settle(pid_t pid, struct victim *v)
 
 	v->inject = 0;
 	for (t0 = now(); v->disarmed < 2 && now() - t0 < 5;)
-		msleep(10);
+		usleep(10 * 1000);
 	/* The hotplug worker may still be bringing the node's CPU back. */
 	for (t0 = now(); now() - t0 < 5; msleep(100)) {
 		if (node_cpus(v->node, &set) <= 0)
