@@ -138,11 +138,6 @@ static struct numa_group *placing_curr_numa_group(struct task_struct *p)
  * cannot overflow, and safe from overflow on huge counts. Not clamped:
  * with the nearby-node scores of a backplane or glueless mesh topology,
  * faults may exceed total, and 6.1 compares such weights.
- *
- * faults == total is answered before mul_u64_u64_div_u64(): x86's
- * "mulq; divq" asm lets the compiler put an input equal to the dividend
- * in rax as the divisor, which mulq has overwritten (7000 / 7000: the
- * KUnit case (7, 7) gave 1 through it).
  */
 static inline unsigned long numa_fault_permille(unsigned long faults,
 						unsigned long total)
@@ -151,8 +146,6 @@ static inline unsigned long numa_fault_permille(unsigned long faults,
 		return 0;
 	if (faults <= ULONG_MAX / NUMA_WEIGHT_SCALE)
 		return faults * NUMA_WEIGHT_SCALE / total;
-	if (faults == total)
-		return NUMA_WEIGHT_SCALE;
 	return mul_u64_u64_div_u64(faults, NUMA_WEIGHT_SCALE, total);
 }
 

@@ -42,6 +42,18 @@ static void numa_groups_permille_overflow(struct kunit *test)
 						  ULONG_MAX / 1000 * 4), 250UL);
 }
 
+/*
+ * What numa_fault_permille() computes huge counts with. Given two equal
+ * constants, 6.1's x86 asm let the compiler pass the dividend's rax as
+ * the divisor, which mulq had overwritten: 7000 / 7000 gave 1 (the
+ * series' first patch mends it).
+ */
+static void numa_groups_permille_div64(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mul_u64_u64_div_u64(7, NUMA_WEIGHT_SCALE, 7), 1000ULL);
+	KUNIT_EXPECT_EQ(test, mul_u64_u64_div_u64(3, 3, 9), 1ULL);
+}
+
 /* The smaller group joins the bigger; never both, never itself. */
 static void numa_groups_join_size(struct kunit *test)
 {
@@ -195,6 +207,7 @@ static struct kunit_case numa_groups_test_cases[] = {
 	KUNIT_CASE(numa_groups_permille_zero),
 	KUNIT_CASE(numa_groups_permille_ratio),
 	KUNIT_CASE(numa_groups_permille_overflow),
+	KUNIT_CASE(numa_groups_permille_div64),
 	KUNIT_CASE(numa_groups_join_size),
 	KUNIT_CASE(numa_groups_join_tie),
 	KUNIT_CASE(numa_groups_match_trusted),
