@@ -37,12 +37,10 @@ git clone -q "$REPO" "$SCRATCH/repo"
 cd "$SCRATCH/repo"
 groups=src/kernel/sched/numa_groups.c
 
-# plant NAME FROM TO: replace the exact text FROM of numa_groups.c by TO.
-plant()
+# replace_once FILE FROM TO: the exact text FROM of FILE, found once, by TO.
+replace_once()
 {
-	git checkout -q -- "$groups" patches/series
-	rm -rf patches/plant
-	python3 - "$groups" "$2" "$3" <<'EOC' || die "plant $1: the code to replace is gone from $groups"
+	python3 - "$@" <<'EOC'
 import sys
 path, old, new = sys.argv[1:]
 src = open(path).read()
@@ -50,6 +48,20 @@ if src.count(old) != 1:
 	sys.exit(1)
 open(path, "w").write(src.replace(old, new))
 EOC
+}
+
+# unplant: the scratch clone as it was, no plant in its files or series.
+unplant()
+{
+	git checkout -q -- "$groups" patches/series
+	rm -rf patches/plant
+}
+
+# plant NAME FROM TO: replace the exact text FROM of numa_groups.c by TO.
+plant()
+{
+	unplant
+	replace_once "$groups" "$2" "$3" || die "plant $1: the code to replace is gone from $groups"
 }
 
 export WORK=$SCRATCH/work
@@ -63,19 +75,11 @@ plant_tree()
 {
 	local wt=$SCRATCH/plant-wt
 
-	git checkout -q -- "$groups" patches/series
-	rm -rf patches/plant
+	unplant
 	make -s tree >/dev/null
 	git -C "$KSRC" worktree remove --force "$wt" 2>/dev/null || true
 	git -C "$KSRC" worktree add -q --detach "$wt" HEAD
-	python3 - "$wt/$2" "$3" "$4" <<'EOC' || die "plant $1: the code to replace is gone from $2"
-import sys
-path, old, new = sys.argv[1:]
-src = open(path).read()
-if src.count(old) != 1:
-	sys.exit(1)
-open(path, "w").write(src.replace(old, new))
-EOC
+	replace_once "$wt/$2" "$3" "$4" || die "plant $1: the code to replace is gone from $2"
 	git -C "$wt" -c user.name=plant -c user.email=plant@example.org \
 		commit -q -a -m "plant: $1"
 	mkdir -p patches/plant
