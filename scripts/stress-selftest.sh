@@ -20,8 +20,18 @@
 #     set_mempolicy(2) with MPOL_F_NUMA_BALANCING and a mode other than
 #     MPOL_BIND hit a BUG_ON() instead of -EINVAL. The fuzzer must reach
 #     it, and the host must report the kernel's BUG.
-# Each run must fail, on its own check. The last two plant upstream code:
-# a patch of the scratch tree's own, added to its series.
+#   - errno: mbind(2) and set_mempolicy(2) refuse MPOL_F_STATIC_NODES with
+#     MPOL_F_RELATIVE_NODES with EBUSY, an errno their manual pages do
+#     not give; the fuzzer's errno check must fail;
+#   - noinject: the test itself leaves failslab and fail_page_alloc
+#     ignoring GFP_KERNEL and highmem allocations (their defaults): the
+#     balancing paths' allocations never meet fail-nth, and the count of
+#     failures injected must be 0 and fail its check;
+#   - nomigrate: migrate_misplaced_page() never migrates: the long-lived
+#     victim cannot take its memory back, and its check must fail.
+# Each run must fail, on its own check. isolated, crash, errno and
+# nomigrate plant upstream code: a patch of the scratch tree's own, added
+# to its series.
 
 set -eu
 
@@ -53,7 +63,7 @@ EOC
 # unplant: the scratch clone as it was, no plant in its files or series.
 unplant()
 {
-	git checkout -q -- "$groups" patches/series
+	git checkout -q -- .
 	rm -rf patches/plant
 }
 
@@ -64,9 +74,16 @@ plant()
 	replace_once "$groups" "$2" "$3" || die "plant $1: the code to replace is gone from $groups"
 }
 
+# plant_file NAME FILE FROM TO: the same in another file of the clone.
+plant_file()
+{
+	unplant
+	replace_once "$2" "$3" "$4" || die "plant $1: the code to replace is gone from $2"
+}
+
 export WORK=$SCRATCH/work
 export KSRC=$WORK/linux BUILD=$WORK/build OUT=$WORK/out STRESS_SECS
-PLANTS=${STRESS_SELFTEST_PLANTS:-freed unput isolated crash}
+PLANTS=${STRESS_SELFTEST_PLANTS:-freed unput isolated crash errno noinject nomigrate}
 
 # plant_tree NAME FILE FROM TO: the exact text FROM of the kernel tree's
 # FILE replaced by TO, as a patch on top of the series (the previous
@@ -154,5 +171,43 @@ grep -qE 'kernel BUG at [./]*(linux/)?mm/mempolicy.c' "$SCRATCH/crash.log" ||
 	{ echo "numa-sched: the crash on a bad argument was not reported" >&2; ok=0; }
 fi
 
+if want errno; then
+plant_tree errno mm/mempolicy.c "	if ((*flags & MPOL_F_STATIC_NODES) && (*flags & MPOL_F_RELATIVE_NODES))
+		return -EINVAL;" "	if ((*flags & MPOL_F_STATIC_NODES) && (*flags & MPOL_F_RELATIVE_NODES))
+		return -EBUSY;"
+run errno || ok=0
+grep -q '^\[.*\] \[FAILED\] fuzz: .* calls, each a success or a documented errno' "$SCRATCH/errno.log" &&
+	grep -q 'errno 16 (Device or resource busy), not documented' "$SCRATCH/errno.log" ||
+	{ echo "numa-sched: the undocumented errno was not caught" >&2; ok=0; }
+fi
+
+if want noinject; then
+plant_file noinject src/tools/testing/selftests/sched/numa/stress_inject.c \
+	'	{ .path = FAILSLAB "ignore-gfp-wait", .val = "N" },
+	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-wait", .val = "N" },
+	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-highmem", .val = "N" },' \
+	'	{ .path = FAILSLAB "ignore-gfp-wait", .val = "Y" },
+	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-wait", .val = "Y" },
+	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-highmem", .val = "Y" },'
+run noinject || ok=0
+grep -q '^\[.*\] \[FAILED\] allocation failures injected on the balancing paths: 0' "$SCRATCH/noinject.log" ||
+	{ echo "numa-sched: a run that injected nothing was not caught" >&2; ok=0; }
+fi
+
+if want nomigrate; then
+plant_tree nomigrate mm/migrate.c "	int nr_pages = thp_nr_pages(page);
+
+	/*
+	 * Don't migrate file pages" "	int nr_pages = thp_nr_pages(page);
+
+	goto out;
+	/*
+	 * Don't migrate file pages"
+run nomigrate || ok=0
+grep -q '^\[.*\] \[FAILED\] the long-lived victim still writes and takes its memory back' "$SCRATCH/nomigrate.log" ||
+	{ echo "numa-sched: a victim that could not take its memory back was not caught" >&2; ok=0; }
+fi
+
+unplant
 [ "$ok" = 1 ] && echo "stress-selftest: every plant was caught ($PLANTS)"
 [ "$ok" = 1 ]

@@ -51,15 +51,20 @@ case "$STRESS_SEED" in
 *) [ ${#STRESS_SEED} -le 10 ] && [ "$STRESS_SEED" -le 4294967295 ] ||
 	die "STRESS_SEED must be a number from 0 to 4294967295, not '$STRESS_SEED'" ;;
 esac
-for f in $STRESS_FRAGS; do
+read -ra frags <<<"$STRESS_FRAGS"
+for f in "${frags[@]}"; do
 	[ -f "$here/../configs/$f.config" ] ||
 		die "STRESS_FRAGS: no configs/$f.config (fragments: $(cd "$here/../configs" && ls *.config | sed 's/\.config$//' | tr '\n' ' '))"
 done
 
 : "${NAME:?}"
 name=$NAME
-[ -z "$STRESS_FRAGS" ] || name=$name+$(echo $STRESS_FRAGS | tr ' ' '+')
-export CONFIG="$(echo $CONFIG $STRESS_FRAGS)" OPTS NAME=$name KCONFIG=$BUILD/$name/.config
+for f in "${frags[@]}"; do
+	name=$name+$f
+done
+config=$CONFIG
+[ ${#frags[@]} = 0 ] || config="${config:+$config }${frags[*]}"
+export CONFIG="$config" OPTS NAME=$name KCONFIG=$BUILD/$name/.config
 export STRESS_SECS STRESS_SEED TESTS=stress
 # The guest's own limit leaves time for the settling checks and two
 # kmemleak scans; the host's for a debug kernel's slow boot on TCG.

@@ -5,8 +5,9 @@
  * making calls on that memory with arguments drawn from the run's seed,
  * valid and invalid: mbind(2), set_mempolicy(2) (MPOL_F_NUMA_BALANCING
  * among the flags), move_pages(2), migrate_pages(2), mprotect(2),
- * munmap(2), madvise(MADV_DONTNEED) and sched_setaffinity(2) on the
- * writers. Half the processes end with an exec from a thread of their own.
+ * munmap(2), madvise(2) (MADV_DONTNEED, and other advice one time in
+ * eight) and sched_setaffinity(2) on the writers. Half the processes end
+ * with an exec from a thread of their own.
  *
  * A call must succeed or fail with an errno its manual page documents
  * (move_pages' per-page status too); anything else is counted and printed
@@ -15,10 +16,13 @@
  * (when they land on the scanner's work is the scheduler's doing).
  *
  * Lengths stay inside the region, or are not lengths at all (0, or one
- * that wraps around the address space and must be refused): a call never
- * reaches the process's other memory. A writer that touches memory a
- * call has just unmapped or protected takes SIGSEGV and goes back to its
- * loop (counted); the region comes back after each such call.
+ * that wraps around the address space and must be refused): no call that
+ * takes a range reaches the process's other memory. migrate_pages(2) and
+ * move_pages(2) take a process, this one: as root, migrate_pages() moves
+ * all of it, the pages it shares with the other workers too. A writer
+ * that touches memory a call has just unmapped or protected takes SIGSEGV
+ * and goes back to its loop (counted); the region comes back at once
+ * after a munmap(), within 20 ms after an mprotect().
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -44,7 +48,7 @@
 #define ERR_MPROTECT	(E(EACCES) | E(EINVAL) | E(ENOMEM))
 #define ERR_MUNMAP	(E(EINVAL) | E(ENOMEM))
 #define ERR_MADVISE	(E(EAGAIN) | E(EFAULT) | E(EINVAL) | E(EIO) | E(ENOMEM) | E(EPERM))
-#define ERR_SETAFFINITY	(E(EFAULT) | E(EINVAL) | E(EPERM) | E(ESRCH))
+#define ERR_SETAFFINITY	(E(EFAULT) | E(EINVAL) | E(EPERM) | E(ESRCH) | E(ENOMEM))
 
 /* mbind(2) and set_mempolicy(2) values, spelt here for older libc headers. */
 #define MPOL_MAX_MODE		7	/* 0..5 are modes in 6.1; 6, 7 are not */
@@ -87,7 +91,7 @@ static void *fuzz_writer(void *arg)
 	volatile unsigned char v = 0;
 	sigjmp_buf env;
 
-	writer_tid[(long)arg] = gettid_();
+	__atomic_store_n(&writer_tid[(long)arg], gettid_(), __ATOMIC_RELEASE);
 	fault_jmp = &env;
 	if (sigsetjmp(env, 1)) {
 		add(&fig->fuzz_segv, 1);
@@ -171,7 +175,9 @@ static unsigned long *fuzz_nodemask(unsigned long *mask, unsigned long *maxnode)
 		mask[0] = 1UL << rnd(0, nodes - 1);
 		break;
 	case 3:
-		mask[0] = (unsigned long)rand_r(&seed_) << 16 ^ rand_r(&seed_);
+		/* Two draws, in an order the compiler cannot change. */
+		mask[0] = (unsigned long)rand_r(&seed_) << 16;
+		mask[0] ^= rand_r(&seed_);
 		break;
 	default:
 		mask[rnd(0, MASK_WORDS - 1)] |= 1UL << rnd(0, 63);
@@ -294,8 +300,13 @@ static void fuzz_call(int nr)
 			      query ? NULL : target, status, flags);
 		err = errno;
 		judge(nr, desc, ret, err, ERR_MOVE_PAGES);
-		/* Each page's status: its node, or a documented -errno. */
-		for (i = 0; ret >= 0 && pid != BAD_PID && i < count; i++) {
+		/*
+		 * Each page's status: its node, or a documented -errno. Only
+		 * after a full success: when some pages were not moved (ret >
+		 * 0), 6.1 leaves the statuses of the batch that failed and of
+		 * those after it unwritten.
+		 */
+		for (i = 0; ret == 0 && pid != BAD_PID && i < count; i++) {
 			int st = status[i];
 
 			if ((st >= 0 && st < nodes) ||
@@ -330,8 +341,11 @@ static void fuzz_call(int nr)
 		ret = mprotect(addr, len, flags);
 		err = errno;
 		judge(nr, desc, ret, err, ERR_MPROTECT);
-		if (!ret && rnd(0, 1))
+		/* The writers meet the protection for a moment, then not. */
+		if (!ret) {
+			usleep(rnd(0, 20) * 1000);
 			fuzz_restore(addr, len, false);
+		}
 		break;
 	}
 	case 5:
@@ -347,14 +361,24 @@ static void fuzz_call(int nr)
 				     true);
 		}
 		break;
-	case 6:
-		flags = rnd(0, 7) ? MADV_DONTNEED : rnd(-2, 200);
+	case 6: {
+		/*
+		 * Now and then other advice, valid or not; never MADV_HWPOISON
+		 * or MADV_SOFT_OFFLINE, which take pages away for good.
+		 */
+		static const int advice[] = {
+			MADV_NORMAL, MADV_WILLNEED, MADV_FREE, MADV_COLD,
+			MADV_PAGEOUT, -1, 1000,
+		};
+
+		flags = rnd(0, 7) ? MADV_DONTNEED : advice[rnd(0, ARRAY_SIZE(advice) - 1)];
 		snprintf(desc, sizeof(desc), "madvise(%p, %#zx, %d)", addr, len, flags);
 		strcpy(state->call, desc);
 		ret = madvise(addr, len, flags);
 		err = errno;
 		judge(nr, desc, ret, err, ERR_MADVISE);
 		break;
+	}
 	default: {
 		static unsigned char cpus[4096];
 		static const size_t sizes[] = { 0, 1, 8, 128, 4096 };
@@ -409,7 +433,8 @@ static void fuzz_process(unsigned int seed)
 	for (i = 0; i < 2; i++)
 		if (pthread_create(&w[i], NULL, fuzz_writer, (void *)(long)i))
 			_exit(1);
-	while (!writer_tid[0] || !writer_tid[1])
+	while (!__atomic_load_n(&writer_tid[0], __ATOMIC_ACQUIRE) ||
+	       !__atomic_load_n(&writer_tid[1], __ATOMIC_ACQUIRE))
 		usleep(1000);
 	calls = rnd(FUZZ_CALLS / 4, FUZZ_CALLS);
 	for (i = 0; i < calls && running(); i++) {

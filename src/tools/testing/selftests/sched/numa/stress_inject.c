@@ -2,22 +2,25 @@
 /*
  * The stress test's inject worker: allocation failures on the paths of
  * NUMA balancing, through fail-nth (Documentation/fault-injection/
- * fault-injection.rst): a thread writes N to /proc/thread-self/fail-nth
- * and the Nth allocation it makes after that fails. The victims' threads
- * arm it while they do nothing but write memory already theirs, first
- * touched on another node, so the allocations they meet are those of
- * their NUMA hinting faults -- the task's numa_faults array at its first
- * fault, a numa_group at its first shared fault, the target page of each
- * migration -- and of the scanner's work on their way back to user space.
- * A fail-nth read back as 0 is a failure injected: the count shows the
+ * fault-injection.rst): a thread writes 1 to /proc/thread-self/fail-nth
+ * and the next allocation it makes fails. The victims' threads arm it
+ * while they do nothing but write memory already theirs, first touched
+ * on another node, so the allocation they meet is one of their NUMA
+ * hinting faults -- the task's numa_faults array at its first fault, a
+ * numa_group at its first shared fault, the target page of a migration
+ * -- or of the scanner's work on their way back to user space. Always
+ * the first: with N > 1, the debug kernel's own allocations after it
+ * (kmemleak's object, KASAN's stack depot) would take the failure. A
+ * fail-nth read back as 0 is a failure injected: the count shows the
  * paths were made to fail, and a run that injects nothing fails.
  *
  * inject_setup() lets failslab and fail_page_alloc fail the GFP_KERNEL
  * and highmem-movable allocations those paths make (ignore-gfp-wait and
  * ignore-gfp-highmem to N). Their probability stays 0: only a thread that
  * armed fail-nth meets a failure. The allocations of those paths ask for
- * __GFP_NOWARN and fail silently; a failure injected anywhere else prints
- * "FAULT_INJECTION: forcing a failure", which make stress counts.
+ * __GFP_NOWARN and fail silently; a failure injected in an allocation
+ * without it prints "FAULT_INJECTION: forcing a failure", which make
+ * stress counts (a floor for the failures off those paths, not a count).
  *
  * Victims: processes of two threads living 1-4 s (fresh tasks, whose
  * fault arrays and groups are allocated under injection), and one living
@@ -44,6 +47,9 @@ static struct attr {
 	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-wait", .val = "N" },
 	{ .path = FAIL_PAGE_ALLOC "ignore-gfp-highmem", .val = "N" },
 	{ .path = FAIL_PAGE_ALLOC "min-order", .val = "0" },
+	/* Each failure injected counts these down: kept, and put back. */
+	{ .path = FAILSLAB "times" },
+	{ .path = FAIL_PAGE_ALLOC "times" },
 };
 
 int inject_setup(void)
@@ -57,10 +63,12 @@ int inject_setup(void)
 	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
 		if (read_file(attrs[i].path, attrs[i].old, sizeof(attrs[i].old)) < 0)
 			return -errno;
+		attrs[i].set = true;
+		if (!attrs[i].val)
+			continue;
 		err = write_str(attrs[i].path, attrs[i].val);
 		if (err)
 			return -err;
-		attrs[i].set = true;
 	}
 	return 0;
 }
@@ -105,24 +113,24 @@ static void *victim_thread(void *arg)
 	v->tid[a->i] = gettid_();
 	__atomic_add_fetch(&v->ready, 1, __ATOMIC_RELAXED);
 	while (!v->stop) {
-		int n = 1 + rand_r(&seed) % 3;
 		double until = now() + (20 + rand_r(&seed) % 180) / 1000.0;
-		bool armed = false;
+		bool armed = false, fired = false;
 
-		if (v->inject && fd >= 0) {
-			snprintf(buf, sizeof(buf), "%d", n);
-			armed = pwrite(fd, buf, strlen(buf), 0) > 0;
-		}
+		if (v->inject && fd >= 0)
+			armed = pwrite(fd, "1", 1, 0) > 0;
 		while (now() < until)
 			region_touch(v->mem, VICTIM_LEN, val++);
 		__atomic_add_fetch(&v->progress, 1, __ATOMIC_RELAXED);
 		if (armed) {
-			add(&fig->inject_armed, 1);
+			/* Read and disarmed first: counting may fault (fig). */
 			memset(buf, 0, sizeof(buf));
 			if (pread(fd, buf, sizeof(buf) - 1, 0) > 0 && atoi(buf) == 0)
-				add(&fig->inject_fired, 1);
+				fired = true;
 			else if (pwrite(fd, "0", 1, 0) < 0)
 				_exit(1);
+			add(&fig->inject_armed, 1);
+			if (fired)
+				add(&fig->inject_fired, 1);
 		}
 		/* Nothing armed from here on: tell settle(). */
 		if (!v->inject && !acked) {
@@ -144,6 +152,8 @@ static void victim_main(struct victim *v, unsigned int seed)
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	write_str("/proc/self/oom_score_adj", "500");
+	/* Fault the shared figures in now, not with fail-nth armed. */
+	add(&fig->inject_armed, 0);
 	v->mem = region_alloc(VICTIM_LEN);
 	if (!v->mem)
 		_exit(1);
@@ -263,6 +273,7 @@ int worker_inject(void)
 {
 	struct victim *lv, *v;
 	pid_t lpid, pid;
+	int st;
 
 	lv = victim_start(&lpid, true);
 	if (!lv)
@@ -276,10 +287,19 @@ int worker_inject(void)
 		victim_reap(pid);
 		munmap(v, sizeof(*v));
 	}
+	/* Killed by the OOM killer meanwhile: nothing to judge. */
+	if (waitpid(lpid, &st, WNOHANG) == lpid) {
+		fig->settle_done = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 2 : -1;
+		return 0;
+	}
 	if (lv->ready == 2)
 		settle(lpid, lv);
 	lv->stop = 1;
-	if (!victim_reap(lpid))
-		fig->settle_done = -1;
+	if (waitpid(lpid, &st, 0) != lpid || WIFSIGNALED(st) || WEXITSTATUS(st)) {
+		/* SIGKILL: the OOM killer took it while it was judged. */
+		fig->settle_done = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 2 : -1;
+		if (fig->settle_done < 0)
+			add(&fig->inject_victims_bad, 1);
+	}
 	return 0;
 }
