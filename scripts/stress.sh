@@ -10,7 +10,8 @@
 # selftest sched/numa/stress for STRESS_SECS seconds: fork/exec/exit
 # storms of grouped tasks, thread churn, swaps while tasks exit, CPU
 # hotplug, memory pressure, bad knob writes, a system call fuzzer and
-# allocation failures injected on the balancing paths, all at once (see
+# allocation failures injected in victims writing memory NUMA balancing
+# moves, all at once (see
 # the test's header for what it judges). STRESS_FRAGS= stresses the row's
 # own kernel: the build of make kernel (or of the matrix, with its NAME).
 #

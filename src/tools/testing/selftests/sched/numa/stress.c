@@ -790,11 +790,20 @@ int main(int argc, char **argv)
 			 fig->fuzz_calls);
 
 	if (inject_err)
-		test_skip("allocation failures injected on the balancing paths",
+		test_skip("allocation failures injected in the victims",
 			  "%s\n", strerror(-inject_err));
 	else
+		/*
+		 * The count shows that failures were injected, not where:
+		 * with failslab and fail_page_alloc left ignoring what the
+		 * balancing paths allocate, 2 still were (make
+		 * stress-selftest's noinject plant: the debug kernel's own
+		 * GFP_NOWAIT allocations in the victims). That the paths are
+		 * reached shows in the isolated plant: 61 pages leaked by 69
+		 * failures, on the -ENOMEM path of a NUMA migration.
+		 */
 		ksft_test_result(fig->inject_fired > 0 && !fig->inject_victims_bad,
-				 "allocation failures injected on the balancing paths: %ld, victims unharmed\n",
+				 "allocation failures injected in the victims: %ld, none harmed\n",
 				 fig->inject_fired);
 
 	ksft_print_msg("after the load: victim on node %ld, %ld%% of its pages moved to node %ld, then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",

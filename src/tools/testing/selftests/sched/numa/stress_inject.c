@@ -11,8 +11,10 @@
  * -- or of the scanner's work on their way back to user space. Always
  * the first: with N > 1, the debug kernel's own allocations after it
  * (kmemleak's object, KASAN's stack depot) would take the failure. A
- * fail-nth read back as 0 is a failure injected: the count shows the
- * paths were made to fail, and a run that injects nothing fails.
+ * fail-nth read back as 0 is a failure injected: a run that injects
+ * nothing fails. The count does not say where a failure landed (see
+ * stress.c's check); make stress-selftest's isolated plant shows that
+ * the migration path's failures are among them.
  *
  * inject_setup() lets failslab and fail_page_alloc fail the GFP_KERNEL
  * and highmem-movable allocations those paths make (ignore-gfp-wait and
