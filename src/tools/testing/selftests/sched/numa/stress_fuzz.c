@@ -47,7 +47,9 @@
 #define ERR_MIGRATE_PAGES (E(EFAULT) | E(EINVAL) | E(EPERM) | E(ESRCH) | E(ENOMEM))
 #define ERR_MPROTECT	(E(EACCES) | E(EINVAL) | E(ENOMEM))
 #define ERR_MUNMAP	(E(EINVAL) | E(ENOMEM))
-#define ERR_MADVISE	(E(EAGAIN) | E(EFAULT) | E(EINVAL) | E(EIO) | E(ENOMEM) | E(EPERM))
+/* EBADF: MADV_WILLNEED on anonymous memory without CONFIG_SWAP (seen, 35 min run). */
+#define ERR_MADVISE	(E(EAGAIN) | E(EBADF) | E(EFAULT) | E(EINVAL) | E(EIO) | \
+			 E(ENOMEM) | E(EPERM))
 #define ERR_SETAFFINITY	(E(EFAULT) | E(EINVAL) | E(EPERM) | E(ESRCH) | E(ENOMEM))
 
 /* mbind(2) and set_mempolicy(2) values, spelt here for older libc headers. */
