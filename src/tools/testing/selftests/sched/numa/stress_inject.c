@@ -213,6 +213,16 @@ static bool victim_reap(pid_t pid)
 	return false;
 }
 
+/* The share, in percent, of @v's memory that is on @node. */
+static long victim_pct(pid_t pid, struct victim *v, int node)
+{
+	long counts[MAX_NODES];
+
+	if (pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts) <= 0)
+		return 0;
+	return counts[node] * 100 / (long)(VICTIM_LEN / PAGE_SZ);
+}
+
 /*
  * The long-lived victim once the injection stopped: its memory moved back
  * to its first node, its threads pinned again (hotplug may have undone
@@ -223,7 +233,7 @@ static void settle(pid_t pid, struct victim *v)
 {
 	unsigned long from = ((1UL << nodes) - 1) & ~(1UL << v->start);
 	unsigned long to = 1UL << v->start;
-	long counts[MAX_NODES], present, progress;
+	long progress;
 	long long pref = -1;
 	double t0;
 	cpu_set_t set;
@@ -245,9 +255,7 @@ static void settle(pid_t pid, struct victim *v)
 	/* Moved back: most of it at least, or the check below proves nothing. */
 	for (i = 0; i < 5; i++) {
 		syscall(SYS_migrate_pages, pid, sizeof(from) * 8, &from, &to);
-		present = pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts);
-		fig->settle_moved = present > 0 ?
-			counts[v->start] * 100 / (long)(VICTIM_LEN / PAGE_SZ) : 0;
+		fig->settle_moved = victim_pct(pid, v, v->start);
 		if (fig->settle_moved >= 50)
 			break;
 		msleep(200);
@@ -256,12 +264,10 @@ static void settle(pid_t pid, struct victim *v)
 	t0 = now();
 	do {
 		msleep(200);
-		present = pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts);
+		fig->settle_pct = victim_pct(pid, v, v->node);
 		/* A writer's: the main thread only waits for them. */
 		if (sched_field(v->tid[0], "numa_preferred_nid", &pref))
 			pref = -2;
-		fig->settle_pct = present > 0 ?
-			counts[v->node] * 100 / (long)(VICTIM_LEN / PAGE_SZ) : 0;
 	} while ((fig->settle_pct < 90 || pref != v->node) && now() - t0 < SETTLE_S);
 	fig->settle_ms = (now() - t0) * 1000;
 	fig->settle_node = v->node;
