@@ -73,7 +73,7 @@ tree()
 }
 
 ktap_header
-ktap_plan 15
+ktap_plan 16
 
 if KSRC=$repo/linux tree "$repo"; then r=1; else r=0; fi
 grep -q 'inside the repository' "$tmp/out" && [ ! -e "$repo/linux" ] || r=1
@@ -116,6 +116,21 @@ grep -q 'numa_b.c' "$tmp/out" && grep -q 'new.c' "$tmp/out" || r=1
 grep -q 'int hand' "$KSRC/kernel/sched/numa_b.c" || r=1
 ktap_result $r "a hand-edited slice copy and a hand-added file are reported"
 
+# What the last CI run met: the slices copied by hand, the manifest left
+# with the older hashes. Planted bug: without the cmp against src/ in
+# hand_edits this case fails, both files are reported.
+printf 'int b2;\n' >"$repo/src/kernel/sched/numa_b.c"
+cp "$repo/src/kernel/sched/numa_b.c" "$KSRC/kernel/sched/numa_b.c"
+rm "$KSRC/kernel/sched/new.c"
+git -C "$KSRC" checkout -q -- kernel/sched/fair.c
+r=0
+tree "$repo" || r=1
+grep -q 'did not make' "$tmp/out" && r=1
+ktap_result $r "a slice copied by hand, as make tree would, is not a hand edit"
+
+echo 'int hand;' >>"$KSRC/kernel/sched/fair.c"
+echo 'int hand;' >>"$KSRC/kernel/sched/numa_b.c"
+echo 'int new;' >"$KSRC/kernel/sched/new.c"
 FORCE=1 tree "$repo"
 r=0
 [ -z "$(git -C "$KSRC" status --porcelain)" ] || r=1
