@@ -4,8 +4,8 @@
 # make stress-selftest: prove that make stress fails on planted bugs, in
 # a scratch clone of this repository with a scratch WORK (its own tree and
 # builds, side by side like the real ones, so that ccache serves most of
-# the build). The plants of STRESS_SELFTEST_PLANTS (default all four), one
-# run each of STRESS_SELFTEST_SECS (default 90) seconds:
+# the build). The plants of STRESS_SELFTEST_PLANTS (default all but
+# noinject), one run each of STRESS_SELFTEST_SECS (default 90) seconds:
 #   - freed: put_numa_group() counts the group freed but never frees it.
 #     The "live" counter cannot see it; kmemleak must, and name a NUMA
 #     balancing function in the backtrace;
@@ -33,6 +33,10 @@
 #     isolated plant shows that they reach a balancing path;
 #   - nomigrate: migrate_misplaced_page() never migrates: the long-lived
 #     victim cannot take its memory back, and its check must fail.
+#   - hang: the fuzz process's fuzzing thread ends with pthread_exit()
+#     after its calls, as an oops in a call would end it, and its writers
+#     write on: the fuzz worker must name the process (its seed and last
+#     call) and fail, not wait until it is killed.
 # Each run must fail, on its own check. isolated, crash, errno and
 # nomigrate plant upstream code: a patch of the scratch tree's own, added
 # to its series.
@@ -87,7 +91,7 @@ plant_file()
 
 export WORK=$SCRATCH/work
 export KSRC=$WORK/linux BUILD=$WORK/build OUT=$WORK/out STRESS_SECS
-PLANTS=${STRESS_SELFTEST_PLANTS:-freed unput isolated crash errno nomigrate}
+PLANTS=${STRESS_SELFTEST_PLANTS:-freed unput isolated crash errno nomigrate hang}
 
 # plant_tree NAME FILE FROM TO: the exact text FROM of the kernel tree's
 # FILE replaced by TO, as a patch on top of the series (the previous
@@ -210,6 +214,21 @@ plant_tree nomigrate mm/migrate.c "	int nr_pages = thp_nr_pages(page);
 run nomigrate || ok=0
 grep -q '^\[.*\] \[FAILED\] the long-lived victim still writes and takes its memory back' "$SCRATCH/nomigrate.log" ||
 	{ echo "numa-sched: a victim that could not take its memory back was not caught" >&2; ok=0; }
+fi
+
+if want hang; then
+plant_file hang src/tools/testing/selftests/sched/numa/stress_fuzz.c \
+	'	writers_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(w[i], NULL);' \
+	'	pthread_exit(NULL);
+	writers_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(w[i], NULL);'
+run hang || ok=0
+grep -q '^\[.*\] \[FAILED\] every worker ran and stopped' "$SCRATCH/hang.log" &&
+	grep -q 'fuzz: process seed [0-9]* did not end 30 s after the load stopped' "$SCRATCH/hang.log" ||
+	{ echo "numa-sched: a fuzz process that never ended was not named" >&2; ok=0; }
 fi
 
 unplant

@@ -31,6 +31,7 @@
 #define FUZZ_LEN	((size_t)4 << 20)
 #define FUZZ_PAGES	(FUZZ_LEN / PAGE_SZ)
 #define FUZZ_CALLS	300
+#define FUZZ_HANG_S	30	/* under stress.c's 60 s for a worker to stop */
 /* get_nodes() reads at most a page of bits: a mask that large is ours. */
 #define MASK_WORDS	(4096 / sizeof(unsigned long))
 #define KERNEL_ADDR	((char *)0xffff888000000000UL)
@@ -458,6 +459,32 @@ static void fuzz_process(unsigned int seed)
 	exit(0);
 }
 
+/*
+ * The fuzz process's end, in @st: 0, or -1 when it is still there
+ * FUZZ_HANG_S after the load stopped -- its fuzzing thread gone (an oops
+ * in a call kills only the calling thread) while its writers write on --
+ * and was killed.
+ */
+static int fuzz_wait(pid_t pid, int *st)
+{
+	double stopped = 0;
+	pid_t ret;
+
+	while ((ret = waitpid(pid, st, WNOHANG)) <= 0) {
+		if (ret < 0 && errno != EINTR)
+			return -1;
+		if (!stopped && !running())
+			stopped = now();
+		if (stopped && now() - stopped > FUZZ_HANG_S) {
+			kill(pid, SIGKILL);
+			waitpid(pid, st, 0);
+			return -1;
+		}
+		msleep(100);
+	}
+	return 0;
+}
+
 int worker_fuzz(void)
 {
 	state = mmap(NULL, sizeof(*state), PROT_READ | PROT_WRITE,
@@ -476,8 +503,13 @@ int worker_fuzz(void)
 		if (!pid)
 			fuzz_process(s);
 		add(&fig->fuzz_procs, 1);
-		if (waitpid(pid, &st, 0) != pid)
+		if (fuzz_wait(pid, &st)) {
+			printf("# fuzz: process seed %u did not end %d s after the load stopped; last call %d (%s)%s\n",
+			       s, FUZZ_HANG_S, state->call_nr, state->call,
+			       state->exec ? ", exec started" : "");
+			fflush(stdout);
 			return 1;
+		}
 		if (WIFEXITED(st) && WEXITSTATUS(st) == EXEC_STATUS) {
 			add(&fig->fuzz_execs, 1);
 		} else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {

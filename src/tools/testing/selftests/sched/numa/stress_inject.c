@@ -195,22 +195,36 @@ static struct victim *victim_start(pid_t *pid, bool inject)
 	return v;
 }
 
-/* A victim's end: exited, or killed by the OOM killer. */
-static bool victim_reap(pid_t pid)
+enum victim_end { VICTIM_RUNNING, VICTIM_EXITED, VICTIM_KILLED, VICTIM_BAD };
+
+/*
+ * A victim's end, waited for (@flags 0) or looked at (WNOHANG): exited,
+ * killed (SIGKILL: the OOM killer), or anything else, which is counted and
+ * printed.
+ */
+static enum victim_end victim_reap(pid_t pid, int flags)
 {
+	pid_t ret;
 	int st;
 
-	if (waitpid(pid, &st, 0) != pid)
-		return false;
-	if ((WIFEXITED(st) && !WEXITSTATUS(st)) ||
-	    (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL))
-		return true;
+	do
+		ret = waitpid(pid, &st, flags);
+	while (ret < 0 && errno == EINTR);
+	if (!ret)
+		return VICTIM_RUNNING;
+	if (ret == pid && WIFEXITED(st) && !WEXITSTATUS(st))
+		return VICTIM_EXITED;
+	if (ret == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		return VICTIM_KILLED;
 	add(&fig->inject_victims_bad, 1);
-	printf("# inject: victim %d ended with %s %d\n", pid,
-	       WIFEXITED(st) ? "status" : "signal",
-	       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	if (ret != pid)
+		printf("# inject: waitpid(%d): %s\n", pid, strerror(errno));
+	else
+		printf("# inject: victim %d ended with %s %d\n", pid,
+		       WIFEXITED(st) ? "status" : "signal",
+		       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	fflush(stdout);
-	return false;
+	return VICTIM_BAD;
 }
 
 /* The share, in percent, of @v's memory that is on @node. */
@@ -280,8 +294,8 @@ static void settle(pid_t pid, struct victim *v)
 int worker_inject(void)
 {
 	struct victim *lv, *v;
+	enum victim_end end;
 	pid_t lpid, pid;
-	int st;
 
 	lv = victim_start(&lpid, true);
 	if (!lv)
@@ -292,22 +306,20 @@ int worker_inject(void)
 			return 1;
 		msleep(rnd(1000, 4000));
 		v->stop = 1;
-		victim_reap(pid);
+		victim_reap(pid, 0);
 		munmap(v, sizeof(*v));
 	}
-	/* Killed by the OOM killer meanwhile: nothing to judge. */
-	if (waitpid(lpid, &st, WNOHANG) == lpid) {
-		fig->settle_done = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 2 : -1;
-		return 0;
+	end = victim_reap(lpid, WNOHANG);
+	if (end == VICTIM_RUNNING) {
+		if (lv->ready == 2)
+			settle(lpid, lv);
+		lv->stop = 1;
+		end = victim_reap(lpid, 0);
 	}
-	if (lv->ready == 2)
-		settle(lpid, lv);
-	lv->stop = 1;
-	if (waitpid(lpid, &st, 0) != lpid || WIFSIGNALED(st) || WEXITSTATUS(st)) {
-		/* SIGKILL: the OOM killer took it while it was judged. */
-		fig->settle_done = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 2 : -1;
-		if (fig->settle_done < 0)
-			add(&fig->inject_victims_bad, 1);
-	}
+	/* Killed by the OOM killer, before or while it was judged: SKIP. */
+	if (end == VICTIM_KILLED)
+		fig->settle_done = 2;
+	else if (end == VICTIM_BAD)
+		fig->settle_done = -1;
 	return 0;
 }
