@@ -25,10 +25,12 @@
  *             refused (6.1 wants the high watermark plus the pages free).
  *             A swap pair bound to that node may need memory there, and
  *             the OOM killer, confined to the node, then kills: the
- *             filler first (oom_score_adj 1000), a swap mover next (500,
- *             killed soon anyway), every other task of the test last
- *             (-999: still a candidate, so that a lone one never leaves
- *             the OOM killer without a victim). Seen before this order
+ *             filler first (oom_score_adj 1000), a swap mover, a short
+ *             injection victim or a fuzz process next (500, ending soon
+ *             anyway), the long-lived victim then (100), every other task
+ *             of the test last (-999: still a candidate, so that a lone
+ *             one never leaves the OOM killer without a victim). Seen
+ *             before this order
  *             (make test on a fresh machine, 120 s): with the filler
  *             already killed and its memory not yet back, a second kill
  *             confined to node 1 took the churn worker, and "every
