@@ -126,15 +126,6 @@ manifest_sha()
 	awk -v p="$1" '$2 == p { print $1 }' "$MANIFEST"
 }
 
-# The file of this checkout that make tree copies to $1, if any.
-slice_source()
-{
-	case $1 in
-	kernel/sched/Kconfig.numa) echo "$REPO/Kconfig.numa" ;;
-	*) [ ! -f "$REPO/src/$1" ] || echo "$REPO/src/$1" ;;
-	esac
-}
-
 # Every change in KSRC that make tree did not make: tracked files that
 # differ from the last commit and untracked files, except the copies
 # recorded in the manifest that still hold what was copied, and files that
@@ -142,7 +133,9 @@ slice_source()
 # is the copy make tree makes).
 hand_edits()
 {
-	local st path want have src
+	local st path want have src slices
+
+	slices=$(slice_list)
 
 	# Untracked files are listed with ls-files -o and no exclude rules:
 	# Debian's top-level .gitignore ignores "/*", which would hide every
@@ -159,8 +152,8 @@ hand_edits()
 				have=$(sha256sum "$KSRC/$path" | cut -d' ' -f1)
 				[ "$have" = "$want" ] && continue
 			fi
-			src=$(slice_source "$path")
-			[ -n "$src" ] && cmp -s "$src" "$KSRC/$path" && continue
+			src=$(awk -v p="$path" '$2 == p { print $1 }' <<<"$slices")
+			[ -n "$src" ] && cmp -s "$REPO/$src" "$KSRC/$path" && continue
 			echo "$st"
 		done
 }

@@ -116,9 +116,9 @@ grep -q 'numa_b.c' "$tmp/out" && grep -q 'new.c' "$tmp/out" || r=1
 grep -q 'int hand' "$KSRC/kernel/sched/numa_b.c" || r=1
 ktap_result $r "a hand-edited slice copy and a hand-added file are reported"
 
-# What the last CI run met: the slices copied by hand, the manifest left
-# with the older hashes. Planted bug: without the cmp against src/ in
-# hand_edits this case fails, both files are reported.
+# What the last CI run met: slices copied by hand, the manifest left with
+# the older hashes. Planted bug: without the cmp against the slice in
+# hand_edits this case fails, the copy is reported.
 printf 'int b2;\n' >"$repo/src/kernel/sched/numa_b.c"
 cp "$repo/src/kernel/sched/numa_b.c" "$KSRC/kernel/sched/numa_b.c"
 rm "$KSRC/kernel/sched/new.c"
