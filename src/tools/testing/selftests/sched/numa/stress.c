@@ -30,11 +30,10 @@
  *             anyway), the long-lived victim then (100), every other task
  *             of the test last (-999: still a candidate, so that a lone
  *             one never leaves the OOM killer without a victim). Seen
- *             before this order
- *             (make test on a fresh machine, 120 s): with the filler
- *             already killed and its memory not yet back, a second kill
- *             confined to node 1 took the churn worker, and "every
- *             worker ran and stopped" failed.
+ *             before this order (make test on a fresh machine, 120 s):
+ *             with the filler already killed and its memory not yet
+ *             back, a second kill confined to node 1 took the churn
+ *             worker, and "every worker ran and stopped" failed.
  *   knobs     every NUMA balancing sysctl and debugfs knob written with bad
  *             values (negative, huge, out of range, non-numeric, empty,
  *             scan_size_mb=0 among them); each write must fail and leave
