@@ -376,7 +376,7 @@ static int worker_hotplug(void)
 }
 
 /* "Node N MemFree: K kB" of /sys/devices/system/node/nodeN/meminfo. */
-static long node_free_kb(int node)
+long node_free_kb(int node)
 {
 	char path[96], buf[4096], *p;
 
@@ -546,6 +546,7 @@ static struct worker workers[] = {
 	{ .name = "pressure", .fn = worker_pressure },
 	{ .name = "knobs", .fn = worker_knobs },
 	{ .name = "fuzz", .fn = worker_fuzz },
+	/* Last: reaped once the others have ended (main()). */
 	{ .name = "inject", .fn = worker_inject },
 };
 
@@ -729,6 +730,12 @@ int main(int argc, char **argv)
 	fig->stop = 1;
 	ok = true;
 	for (i = 0; i < ARRAY_SIZE(workers); i++) {
+		/*
+		 * The inject worker judges its long-lived victim on a quiet
+		 * machine: the other workers ended, no filler holding a node.
+		 */
+		if (workers[i].fn == worker_inject)
+			fig->quiet = 1;
 		workers[i].status = reap(&workers[i], 60);
 		if (workers[i].status) {
 			ksft_print_msg("worker %s: %s %d\n", workers[i].name,
@@ -807,8 +814,9 @@ int main(int argc, char **argv)
 				 "allocation failures injected in the victims: %ld, none harmed\n",
 				 fig->inject_fired);
 
-	ksft_print_msg("after the load: victim on node %ld, %ld%% of its pages moved to node %ld, then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",
-		       fig->settle_node, fig->settle_moved, fig->settle_start,
+	ksft_print_msg("after the load (the other workers ended in %ld ms): victim on node %ld, %ld%% of its pages moved to node %ld (migrate_pages: %ld, %ld MiB free there), then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",
+		       fig->settle_quiet_ms, fig->settle_node, fig->settle_moved,
+		       fig->settle_start, fig->settle_move_ret, fig->settle_free_mb,
 		       fig->settle_pref, fig->settle_pct, fig->settle_ms,
 		       fig->settle_progress);
 	if (fig->settle_done == 2)

@@ -12,6 +12,7 @@
 /* Counts the workers and their children add up, in shared memory. */
 struct figures {
 	volatile int stop;
+	volatile int quiet;	/* every worker but inject has ended */
 	long forks, execs, kills, exits;
 	long threads;
 	long swap_pairs;
@@ -26,8 +27,8 @@ struct figures {
 	long inject_armed, inject_fired, inject_victims, inject_victims_bad;
 	/* The long-lived victim once the injection stopped: see stress_inject.c. */
 	long settle_done, settle_node, settle_pref, settle_pct, settle_ms;
-	long settle_start, settle_moved;
-	long settle_progress;
+	long settle_start, settle_moved, settle_move_ret, settle_free_mb;
+	long settle_quiet_ms, settle_progress;
 };
 
 extern struct figures *fig;
@@ -36,6 +37,8 @@ extern int nodes;
 extern unsigned int seed_;
 
 bool running(void);
+/* MemFree of @node, in kB; -1 when it cannot be read. */
+long node_free_kb(int node);
 
 static inline int rnd(int lo, int hi)	/* in [lo, hi] */
 {

@@ -40,6 +40,7 @@
 #define VICTIM_LEN	((size_t)8 << 20)
 #define SETTLE_S	30
 #define MOVE_S		10	/* to move it back; with SETTLE_S, under stress.c's 60 s */
+#define QUIET_S		600	/* for the other workers to end: 9 x stress.c's 60 s */
 
 static struct attr {
 	const char *path, *val;
@@ -89,7 +90,8 @@ void inject_teardown(void)
 struct victim {
 	volatile int inject;		/* arm fail-nth while set */
 	volatile int stop;
-	volatile int ready, disarmed;
+	volatile int pause;		/* write nothing while set */
+	volatile int ready, disarmed, paused;
 	volatile long progress;		/* passes over the region */
 	pid_t tid[2];
 	char *mem;
@@ -140,6 +142,12 @@ static void *victim_thread(void *arg)
 		if (!v->inject && !acked) {
 			acked = true;
 			__atomic_add_fetch(&v->disarmed, 1, __ATOMIC_RELAXED);
+		}
+		if (v->pause) {
+			__atomic_add_fetch(&v->paused, 1, __ATOMIC_RELAXED);
+			while (v->pause && !v->stop)
+				msleep(1);
+			__atomic_sub_fetch(&v->paused, 1, __ATOMIC_RELAXED);
 		}
 	}
 	if (fd >= 0)
@@ -246,10 +254,11 @@ static long victim_pct(pid_t pid, struct victim *v, int node)
 }
 
 /*
- * The long-lived victim once the injection stopped: its memory moved back
- * to its first node, its threads pinned again (hotplug may have undone
- * the pinning), then, until it has taken its memory back or SETTLE_S
- * pass, where its pages and preferred node are.
+ * The long-lived victim once the injection stopped and the other workers
+ * ended: its threads pinned again (hotplug may have undone the pinning),
+ * its memory moved back to its first node while they wait, then, writing
+ * again until it has taken its memory back or SETTLE_S pass, where its
+ * pages and preferred node are.
  */
 static void settle(pid_t pid, struct victim *v)
 {
@@ -264,6 +273,23 @@ static void settle(pid_t pid, struct victim *v)
 	v->inject = 0;
 	for (t0 = now(); v->disarmed < 2 && now() - t0 < 5;)
 		usleep(10 * 1000);
+	/*
+	 * The other workers ended first (stress.c's main() reaps each within
+	 * 60 s): a filler still on the node leaves migrate_pages(2) no room
+	 * there (seen before this wait: 9% moved in 1 s of tries).
+	 */
+	for (t0 = now(); !fig->quiet && now() - t0 < QUIET_S;)
+		msleep(100);
+	fig->settle_quiet_ms = (now() - t0) * 1000;
+	/*
+	 * Its writers paused while it moves: writing, they fault the moved
+	 * pages back as fast as migrate_pages(2) moves them under TCG. Seen
+	 * on the last-nid kernel, 2x2 (a writer a CPU): 10%, 24% and 35%
+	 * there right after a migrate_pages() that returned 0.
+	 */
+	v->pause = 1;
+	for (t0 = now(); v->paused < 2 && now() - t0 < 5;)
+		usleep(10 * 1000);
 	/* The hotplug worker may still be bringing the node's CPU back. */
 	for (t0 = now(); now() - t0 < 5; msleep(100)) {
 		if (node_cpus(v->node, &set) <= 0)
@@ -276,15 +302,19 @@ static void settle(pid_t pid, struct victim *v)
 	}
 	/*
 	 * Moved back: most of it at least, or the check below proves nothing.
-	 * A filler may still hold that node (filling under TCG takes seconds,
-	 * then it holds for 1-3 s): seen, 9% moved in 1 s of tries.
+	 * Pages the balancer is migrating are not taken: tried again.
 	 */
 	for (t0 = now(); now() - t0 < MOVE_S; msleep(200)) {
-		syscall(SYS_migrate_pages, pid, sizeof(from) * 8, &from, &to);
+		fig->settle_move_ret = syscall(SYS_migrate_pages, pid,
+					       sizeof(from) * 8, &from, &to);
+		if (fig->settle_move_ret < 0)
+			fig->settle_move_ret = -errno;
+		fig->settle_free_mb = node_free_kb(v->start) >> 10;
 		fig->settle_moved = victim_pct(pid, v, v->start);
 		if (fig->settle_moved >= 50)
 			break;
 	}
+	v->pause = 0;
 	progress = v->progress;
 	t0 = now();
 	do {
