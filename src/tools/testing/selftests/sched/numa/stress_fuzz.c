@@ -460,10 +460,10 @@ static void fuzz_process(unsigned int seed)
 }
 
 /*
- * The fuzz process's end, in @st: 0, or -1 when it is still there
- * FUZZ_HANG_S after the load stopped -- its fuzzing thread gone (an oops
- * in a call kills only the calling thread) while its writers write on --
- * and was killed.
+ * The fuzz process's end, in @st: 0; 1 when it is still there FUZZ_HANG_S
+ * after the load stopped -- its fuzzing thread gone (an oops in a call
+ * kills only the calling thread) while its writers write on -- and was
+ * killed; a negative errno when waitpid() fails.
  */
 static int fuzz_wait(pid_t pid, int *st)
 {
@@ -472,13 +472,13 @@ static int fuzz_wait(pid_t pid, int *st)
 
 	while ((ret = waitpid(pid, st, WNOHANG)) <= 0) {
 		if (ret < 0 && errno != EINTR)
-			return -1;
+			return -errno;
 		if (!stopped && !running())
 			stopped = now();
 		if (stopped && now() - stopped > FUZZ_HANG_S) {
 			kill(pid, SIGKILL);
 			waitpid(pid, st, 0);
-			return -1;
+			return 1;
 		}
 		msleep(100);
 	}
@@ -494,7 +494,7 @@ int worker_fuzz(void)
 	while (running()) {
 		unsigned int s = rand_r(&seed_);
 		pid_t pid;
-		int st;
+		int st, err;
 
 		memset(state, 0, sizeof(*state));
 		pid = fork();
@@ -503,7 +503,13 @@ int worker_fuzz(void)
 		if (!pid)
 			fuzz_process(s);
 		add(&fig->fuzz_procs, 1);
-		if (fuzz_wait(pid, &st)) {
+		err = fuzz_wait(pid, &st);
+		if (err < 0) {
+			printf("# fuzz: waitpid(%d): %s\n", pid, strerror(-err));
+			fflush(stdout);
+			return 1;
+		}
+		if (err) {
 			printf("# fuzz: process seed %u did not end %d s after the load stopped; last call %d (%s)%s\n",
 			       s, FUZZ_HANG_S, state->call_nr, state->call,
 			       state->exec ? ", exec started" : "");
