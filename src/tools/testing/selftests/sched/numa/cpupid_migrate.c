@@ -14,8 +14,9 @@
  * would fault again and write its record afresh, whatever migration did.
  *
  * Seen to fail on numa-none said to have NUMA_CPUPID (make boot
- * FAKE_CONFIG=NUMA_CPUPID=y): B's faults on the migrated pages were
- * private.
+ * CONFIG=numa-none FAKE_CONFIG=NUMA_CPUPID=y TESTS=cpupid_migrate): B's
+ * faults on the migrated pages were private (2026-12-06: 2051 private,
+ * 0 shared).
  */
 #include <pthread.h>
 #include "numa_test.h"
@@ -107,9 +108,16 @@ int main(void)
 	pthread_join(b.thread, NULL);
 	ksft_print_msg("thread B on node %d after %.1fs: task_private %ld task_shared %ld\n",
 		       b.node, now() - t0, priv, shared);
-	ksft_test_result(priv + shared >= 500 && shared * 100 >= (priv + shared) * MIN_SHARED_PCT,
-			 "B's faults on A's migrated pages are shared (want >= %d%%)\n",
-			 MIN_SHARED_PCT);
+	/*
+	 * Counted against the region, not against B's faults: the figures
+	 * change when the task's buffer is folded in, once a scan pass, and
+	 * a fold can take two passes at once, B's shared faults and the
+	 * private ones of its next pass (seen once in the matrix: private
+	 * 2051, shared 2049 after 20 s).
+	 */
+	ksft_test_result(shared * 100 >= NR_PAGES * MIN_SHARED_PCT,
+			 "B's faults on A's migrated pages are shared: %ld, region %ld pages (want >= %d%%)\n",
+			 shared, NR_PAGES, MIN_SHARED_PCT);
 
 	balancing_knobs_restore(knobs, 2, saved);
 	ksft_finished();

@@ -146,7 +146,7 @@ static void *victim_thread(void *arg)
 		if (v->pause) {
 			__atomic_add_fetch(&v->paused, 1, __ATOMIC_RELAXED);
 			while (v->pause && !v->stop)
-				msleep(1);
+				usleep(1000);
 			__atomic_sub_fetch(&v->paused, 1, __ATOMIC_RELAXED);
 		}
 	}
