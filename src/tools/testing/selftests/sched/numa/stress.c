@@ -736,7 +736,8 @@ int main(int argc, char **argv)
 		 */
 		if (workers[i].fn == worker_inject)
 			fig->quiet = 1;
-		workers[i].status = reap(&workers[i], 60);
+		workers[i].status = reap(&workers[i], workers[i].fn == worker_inject ?
+					 INJECT_REAP_S : 60);
 		if (workers[i].status) {
 			ksft_print_msg("worker %s: %s %d\n", workers[i].name,
 				       workers[i].status < 0 ? "did not stop, status" : "exit status",
@@ -814,9 +815,10 @@ int main(int argc, char **argv)
 				 "allocation failures injected in the victims: %ld, none harmed\n",
 				 fig->inject_fired);
 
-	ksft_print_msg("after the load (the other workers ended in %ld ms): victim on node %ld, %ld%% of its pages moved to node %ld (migrate_pages: %ld, %ld MiB free there), then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",
-		       fig->settle_quiet_ms, fig->settle_node, fig->settle_moved,
-		       fig->settle_start, fig->settle_move_ret, fig->settle_free_mb,
+	ksft_print_msg("after the load (%ld ms waiting for the other workers, %ld of 2 writers paused): victim on node %ld, %ld%% of its pages moved to node %ld (migrate_pages: %ld, %ld MiB free there), then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",
+		       fig->settle_quiet_ms, fig->settle_paused, fig->settle_node,
+		       fig->settle_moved, fig->settle_start, fig->settle_move_ret,
+		       fig->settle_free_mb,
 		       fig->settle_pref, fig->settle_pct, fig->settle_ms,
 		       fig->settle_progress);
 	if (fig->settle_done == 2)

@@ -28,7 +28,7 @@ struct figures {
 	/* The long-lived victim once the injection stopped: see stress_inject.c. */
 	long settle_done, settle_node, settle_pref, settle_pct, settle_ms;
 	long settle_start, settle_moved, settle_move_ret, settle_free_mb;
-	long settle_quiet_ms, settle_progress;
+	long settle_quiet_ms, settle_paused, settle_progress;
 };
 
 extern struct figures *fig;
@@ -72,5 +72,11 @@ int worker_fuzz(void);
 int inject_setup(void);
 void inject_teardown(void);
 int worker_inject(void);
+/*
+ * The time main() gives the inject worker once the others have ended: its
+ * last short victim (4 s), the disarm and pause waits (5 s each), then
+ * settle()'s pinning (5 s), move (10 s) and take-back (30 s).
+ */
+#define INJECT_REAP_S	90
 
 #endif /* STRESS_H */

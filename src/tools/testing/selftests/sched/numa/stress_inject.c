@@ -40,7 +40,7 @@
 #define VICTIM_LEN	((size_t)8 << 20)
 #define SETTLE_S	30
 #define MOVE_S		10	/* to move it back; with SETTLE_S, under stress.c's 60 s */
-#define QUIET_S		600	/* for the other workers to end: 9 x stress.c's 60 s */
+#define QUIET_S		540	/* for the other 8 workers to end, 60 s each */
 
 static struct attr {
 	const char *path, *val;
@@ -260,7 +260,7 @@ static long victim_pct(pid_t pid, struct victim *v, int node)
  * again until it has taken its memory back or SETTLE_S pass, where its
  * pages and preferred node are.
  */
-static void settle(pid_t pid, struct victim *v)
+static void settle(pid_t pid, struct victim *v, pid_t parent)
 {
 	unsigned long from = ((1UL << nodes) - 1) & ~(1UL << v->start);
 	unsigned long to = 1UL << v->start;
@@ -276,9 +276,12 @@ static void settle(pid_t pid, struct victim *v)
 	/*
 	 * The other workers ended first (stress.c's main() reaps each within
 	 * 60 s): a filler still on the node leaves migrate_pages(2) no room
-	 * there (seen before this wait: 9% moved in 1 s of tries).
+	 * there (seen before this wait: 9% moved in 1 s of tries). A main()
+	 * killed meanwhile (the kselftest timeout) never says so: its end
+	 * ends the wait.
 	 */
-	for (t0 = now(); !fig->quiet && now() - t0 < QUIET_S;)
+	for (t0 = now(); !fig->quiet && getppid() == parent &&
+	     now() - t0 < QUIET_S;)
 		msleep(100);
 	fig->settle_quiet_ms = (now() - t0) * 1000;
 	/*
@@ -290,7 +293,12 @@ static void settle(pid_t pid, struct victim *v)
 	v->pause = 1;
 	for (t0 = now(); v->paused < 2 && now() - t0 < 5;)
 		usleep(10 * 1000);
-	/* The hotplug worker may still be bringing the node's CPU back. */
+	fig->settle_paused = v->paused;
+	/*
+	 * Pinned again: offlining its node's CPUs undid the pinning. The
+	 * hotplug worker has ended, each CPU it took online again; a CPU
+	 * still coming up is waited for.
+	 */
 	for (t0 = now(); now() - t0 < 5; msleep(100)) {
 		if (node_cpus(v->node, &set) <= 0)
 			continue;
@@ -309,7 +317,9 @@ static void settle(pid_t pid, struct victim *v)
 					       sizeof(from) * 8, &from, &to);
 		if (fig->settle_move_ret < 0)
 			fig->settle_move_ret = -errno;
-		fig->settle_free_mb = node_free_kb(v->start) >> 10;
+		fig->settle_free_mb = node_free_kb(v->start);
+		if (fig->settle_free_mb > 0)
+			fig->settle_free_mb >>= 10;
 		fig->settle_moved = victim_pct(pid, v, v->start);
 		if (fig->settle_moved >= 50)
 			break;
@@ -335,8 +345,8 @@ static void settle(pid_t pid, struct victim *v)
 int worker_inject(void)
 {
 	struct victim *lv, *v;
+	pid_t lpid, pid, parent = getppid();
 	enum victim_end end;
-	pid_t lpid, pid;
 
 	lv = victim_start(&lpid, true);
 	if (!lv)
@@ -353,7 +363,7 @@ int worker_inject(void)
 	end = victim_reap(lpid, WNOHANG);
 	if (end == VICTIM_RUNNING) {
 		if (lv->ready == 2)
-			settle(lpid, lv);
+			settle(lpid, lv, parent);
 		lv->stop = 1;
 		end = victim_reap(lpid, 0);
 	}
