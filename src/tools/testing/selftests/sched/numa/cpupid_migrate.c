@@ -96,14 +96,18 @@ int main(void)
 			 "region moved to thread A's node 1 after %.1fs (%ld of %ld pages, %ld seen)\n",
 			 now() - t0, counts[1], NR_PAGES, present);
 
-	/* B's faults at the next scan find A's record: shared. */
+	/*
+	 * B's faults at the next scan find A's record: shared. Read until a
+	 * pass's worth is folded in, or the shared ones are enough.
+	 */
 	pthread_create(&b.thread, NULL, worker_fn, &b);
 	t0 = now();
 	do {
 		usleep(100 * 1000);
 		if (b.tid)
 			task_numa_faults(b.tid, &priv, &shared);
-	} while (priv + shared < 500 && now() - t0 < TIMEOUT_S);
+	} while (priv + shared < NR_PAGES &&
+		 shared * 100 < NR_PAGES * MIN_SHARED_PCT && now() - t0 < TIMEOUT_S);
 	b.stop = 1;
 	pthread_join(b.thread, NULL);
 	ksft_print_msg("thread B on node %d after %.1fs: task_private %ld task_shared %ld\n",
