@@ -39,7 +39,7 @@
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 #define VICTIM_LEN	((size_t)8 << 20)
 #define SETTLE_S	30
-#define MOVE_S		10	/* to move it back; with SETTLE_S, under stress.c's 60 s */
+#define MOVE_S		10	/* to move it back; with SETTLE_S, within INJECT_REAP_S */
 #define QUIET_S		540	/* for the other 8 workers to end, 60 s each */
 
 static struct attr {
