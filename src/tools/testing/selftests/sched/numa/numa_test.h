@@ -172,6 +172,51 @@ out:
 	return present;
 }
 
+/*
+ * pages_per_node_pid() from /proc/@pid/numa_maps, for the mapping that
+ * begins at @addr: the page-table walk behind it counts the pages whose
+ * PTE the NUMA scanner made PROT_NONE, which move_pages(2) cannot see. In
+ * a region nothing touches any more, that can be every page: stress's
+ * victim, its writers paused, showed 0% on the node migrate_pages(2) had
+ * just moved it to, for 10 s. The mapping must be a VMA of its own, as
+ * region_alloc()'s are: its MADV_NOHUGEPAGE keeps it from merging.
+ * Returns the number of pages counted, -1 when no mapping begins at @addr.
+ */
+static inline long pages_per_node_maps(pid_t pid, void *addr,
+				       long counts[MAX_NODES])
+{
+	char path[64], *line = NULL, *tok, *save;
+	unsigned long start;
+	long present = -1, n;
+	size_t size = 0;
+	int node;
+	FILE *f;
+
+	memset(counts, 0, sizeof(long) * MAX_NODES);
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (getline(&line, &size, f) > 0) {
+		if (sscanf(line, "%lx ", &start) != 1 ||
+		    start != (unsigned long)addr)
+			continue;
+		present = 0;
+		for (tok = strtok_r(line, "\n ", &save); tok;
+		     tok = strtok_r(NULL, "\n ", &save)) {
+			if (sscanf(tok, "N%d=%ld", &node, &n) != 2 ||
+			    node < 0 || node >= MAX_NODES)
+				continue;
+			counts[node] += n;
+			present += n;
+		}
+		break;
+	}
+	free(line);
+	fclose(f);
+	return present;
+}
+
 /* pages_per_node_pid() of the calling process. */
 static inline long pages_per_node(void *addr, size_t len, long counts[MAX_NODES])
 {

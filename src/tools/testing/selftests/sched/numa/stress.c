@@ -815,9 +815,10 @@ int main(int argc, char **argv)
 				 "allocation failures injected in the victims: %ld, none harmed\n",
 				 fig->inject_fired);
 
-	ksft_print_msg("after the load (%ld ms waiting for the other workers, %ld of 2 writers paused): victim on node %ld, %ld%% of its pages moved to node %ld (migrate_pages: %ld, %ld MiB free there), then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",
+	ksft_print_msg("after the load (%ld ms waiting for the other workers, %ld of 2 writers paused): victim on node %ld, %ld%% of its pages on node %ld (move_pages(2) saw %ld), %ld%% after the move (migrate_pages: %ld, %ld MiB free there), then preferred node %ld, %ld%% of its pages back after %ld ms, %ld passes\n",
 		       fig->settle_quiet_ms, fig->settle_paused, fig->settle_node,
-		       fig->settle_moved, fig->settle_start, fig->settle_move_ret,
+		       fig->settle_before, fig->settle_start, fig->settle_seen,
+		       fig->settle_moved, fig->settle_move_ret,
 		       fig->settle_free_mb,
 		       fig->settle_pref, fig->settle_pct, fig->settle_ms,
 		       fig->settle_progress);

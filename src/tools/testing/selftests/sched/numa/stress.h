@@ -29,6 +29,7 @@ struct figures {
 	long settle_done, settle_node, settle_pref, settle_pct, settle_ms;
 	long settle_start, settle_moved, settle_move_ret, settle_free_mb;
 	long settle_quiet_ms, settle_paused, settle_progress;
+	long settle_before, settle_seen;
 };
 
 extern struct figures *fig;

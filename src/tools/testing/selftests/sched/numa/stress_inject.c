@@ -243,12 +243,16 @@ static enum victim_end victim_reap(pid_t pid, int flags)
 	return VICTIM_BAD;
 }
 
-/* The share, in percent, of @v's memory that is on @node. */
+/*
+ * The share, in percent, of @v's memory that is on @node: from numa_maps,
+ * which sees the pages the scanner made PROT_NONE while the writers were
+ * paused.
+ */
 static long victim_pct(pid_t pid, struct victim *v, int node)
 {
 	long counts[MAX_NODES];
 
-	if (pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts) <= 0)
+	if (pages_per_node_maps(pid, v->mem, counts) <= 0)
 		return 0;
 	return counts[node] * 100 / (long)(VICTIM_LEN / PAGE_SZ);
 }
@@ -265,6 +269,7 @@ static void settle(pid_t pid, struct victim *v, pid_t parent)
 	unsigned long from = ((1UL << nodes) - 1) & ~(1UL << v->start);
 	unsigned long to = 1UL << v->start;
 	long progress;
+	long counts[MAX_NODES];
 	long long pref = -1;
 	double t0;
 	cpu_set_t set;
@@ -294,6 +299,8 @@ static void settle(pid_t pid, struct victim *v, pid_t parent)
 	for (t0 = now(); v->paused < 2 && now() - t0 < 5;)
 		usleep(10 * 1000);
 	fig->settle_paused = v->paused;
+	fig->settle_before = victim_pct(pid, v, v->start);
+	fig->settle_seen = pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts);
 	/*
 	 * Pinned again: offlining its node's CPUs undid the pinning. The
 	 * hotplug worker has ended, each CPU it took online again; a CPU
