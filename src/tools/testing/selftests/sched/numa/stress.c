@@ -730,14 +730,15 @@ int main(int argc, char **argv)
 	fig->stop = 1;
 	ok = true;
 	for (i = 0; i < ARRAY_SIZE(workers); i++) {
+		bool inject = workers[i].fn == worker_inject;
+
 		/*
 		 * The inject worker judges its long-lived victim on a quiet
 		 * machine: the other workers ended, no filler holding a node.
 		 */
-		if (workers[i].fn == worker_inject)
+		if (inject)
 			fig->quiet = 1;
-		workers[i].status = reap(&workers[i], workers[i].fn == worker_inject ?
-					 INJECT_REAP_S : 60);
+		workers[i].status = reap(&workers[i], inject ? INJECT_REAP_S : 60);
 		if (workers[i].status) {
 			ksft_print_msg("worker %s: %s %d\n", workers[i].name,
 				       workers[i].status < 0 ? "did not stop, status" : "exit status",

@@ -257,6 +257,15 @@ static long victim_pct(pid_t pid, struct victim *v, int node)
 	return counts[node] * 100 / (long)(VICTIM_LEN / PAGE_SZ);
 }
 
+/* Up to 5 s for both of a victim's writers to count themselves in @n. */
+static void wait_writers(volatile int *n)
+{
+	double t0;
+
+	for (t0 = now(); *n < 2 && now() - t0 < 5;)
+		usleep(10 * 1000);
+}
+
 /*
  * The long-lived victim once the injection stopped and the other workers
  * ended: its threads pinned again (hotplug may have undone the pinning),
@@ -276,8 +285,7 @@ static void settle(pid_t pid, struct victim *v, pid_t parent)
 	int i;
 
 	v->inject = 0;
-	for (t0 = now(); v->disarmed < 2 && now() - t0 < 5;)
-		usleep(10 * 1000);
+	wait_writers(&v->disarmed);
 	/*
 	 * The other workers ended first (stress.c's main() reaps each within
 	 * 60 s): a filler still on the node leaves migrate_pages(2) no room
@@ -296,8 +304,7 @@ static void settle(pid_t pid, struct victim *v, pid_t parent)
 	 * there right after a migrate_pages() that returned 0.
 	 */
 	v->pause = 1;
-	for (t0 = now(); v->paused < 2 && now() - t0 < 5;)
-		usleep(10 * 1000);
+	wait_writers(&v->paused);
 	fig->settle_paused = v->paused;
 	fig->settle_before = victim_pct(pid, v, v->start);
 	fig->settle_seen = pages_per_node_pid(pid, v->mem, VICTIM_LEN, counts);
