@@ -58,7 +58,7 @@ BENCH_MB	?= 64
 SHAPES		?= 2x1 2x2 4x1 2x4 4x2 8x1 4x4
 DEMO_ARGS	?= 30 32
 # make kunit: the QEMU machine kunit.py boots, two NUMA nodes.
-KUNIT_QEMU_ARGS	?= -smp 2 -object memory-backend-ram,id=m0,size=512M \
+KUNIT_QEMU_ARGS	?= -smp 2,sockets=2 -object memory-backend-ram,id=m0,size=512M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 -object memory-backend-ram,id=m1,size=512M \
 	-numa node,nodeid=1,cpus=1,memdev=m1
 # make stress: how long the load runs (s), the fragments added to the row
@@ -154,7 +154,7 @@ series: kernel ## export the series with a cover letter into WORK/series; check 
 	@SERIES_DIR=$(WORK)/series scripts/reproducible.sh
 
 kunit: tree ## the KUnit suites alone, as kunit.py runs them: kernel/sched/.kunitconfig, x86_64, 2 nodes (JSON in OUT/kunit.json)
-	@mkdir -p $(OUT)
+	@mkdir -p $(OUT) $(BUILD)
 	cd $(KSRC) && python3 tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched \
 		--arch=x86_64 --build_dir=$(BUILD)/kunit --make_options CC="ccache gcc" \
 		--jobs=$$(nproc) --qemu_args="$(KUNIT_QEMU_ARGS)" --json=$(OUT)/kunit.json
