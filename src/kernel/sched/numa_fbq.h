@@ -20,14 +20,24 @@
  * next, well-placed ones last (the 2013 series' "sched: numa: Avoid
  * migrating tasks that are placed on their preferred node"). The counts
  * also tell migrate_degrades_locality() whether a task on its preferred
- * node has a runqueue-mate that could go instead.
+ * node has a runqueue-mate that could go instead: only then does it call
+ * the task's departure a loss of locality (1); when every task there is
+ * home, one of them must go and cache hotness decides (-1).
  *
  * Off, struct rq has no such counts, every runqueue is alike to the
- * balancer, a task leaving its preferred node always degrades locality,
- * and a new preferred node is simply recorded. Built in, the scheduler
- * feature NO_NUMA_FBQ has the balancer and migrate_degrades_locality()
- * decide the same way at run time; the counts are still kept, so that
- * they are exact when the feature comes back on.
+ * balancer, and a new preferred node is simply recorded. Nothing then
+ * tells a well-placed task with a misplaced runqueue-mate from one
+ * without: leaving the preferred node gets no NUMA verdict (-1, as in
+ * 6.1 when the counts show no mate that could go instead), and
+ * task_hot() decides, as for any task. That is the balancer without the
+ * knowledge this option brings: resisting every departure from the
+ * preferred node, without knowing that another task could go instead, is
+ * what the 2013 series kept behind NUMA_RESIST_LOWER, off by default,
+ * because it "has the potential to prevent a task ever migrating to a new
+ * node due to CPU overload". Built in, the scheduler feature NO_NUMA_FBQ
+ * has the balancer and migrate_degrades_locality() decide the same way at
+ * run time; the counts are still kept, so that they are exact when the
+ * feature comes back on.
  *
  * Included by fair.c in every configuration (find_busiest_queue() asks for
  * the class even without NUMA balancing); the hot-path pieces are static
@@ -74,10 +84,13 @@ static inline void fbq_account_dequeue(struct rq *rq, struct task_struct *p)
 	rq->nr_preferred_running -= p->numa_preferred_nid == task_node(p);
 }
 
-/* Does @rq run a task that is not on its preferred node, or has none? */
+/*
+ * Is @rq known to run a task that is not on its preferred node, or has
+ * none, and could leave instead of a well-placed one?
+ */
 static inline bool fbq_rq_has_misplaced(struct rq *rq)
 {
-	return !numa_feature(NUMA_FBQ) ||
+	return numa_feature(NUMA_FBQ) &&
 	       rq->nr_running > rq->nr_preferred_running;
 }
 
@@ -101,10 +114,10 @@ static inline void fbq_account_dequeue(struct rq *rq, struct task_struct *p)
 {
 }
 
-/* Without the counts, assume another task could always go instead. */
+/* Without the counts, no task is known to be able to go instead. */
 static inline bool fbq_rq_has_misplaced(struct rq *rq)
 {
-	return true;
+	return false;
 }
 
 #ifdef CONFIG_NUMA_BALANCING

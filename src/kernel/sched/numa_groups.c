@@ -580,7 +580,14 @@ static void task_numa_group(struct task_struct *p, int cpupid, int flags,
 	bool join = false;
 
 	/* NUMA_GROUPS off: a task joins no group, and creates none. */
-	if (!numa_feature(NUMA_GROUPS) || !cpupid_valid(cpupid))
+	if (!numa_feature(NUMA_GROUPS))
+		return;
+	/*
+	 * A record that names no CPU (memory tiering keeps a page's access
+	 * time there) finds no task: do not make a group for nothing, nor
+	 * read past the runqueues. 6.1 did both; fixed before this slice.
+	 */
+	if (!cpupid_valid(cpupid))
 		return;
 
 	my_grp = deref_curr_numa_group(p);

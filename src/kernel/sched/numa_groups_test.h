@@ -203,6 +203,44 @@ static void numa_groups_placement_agrees(struct kunit *test)
 	p->total_numa_faults = 0;
 }
 
+/*
+ * A record that names no CPU (in memory tiering, a page's record may hold
+ * its last access time) finds no task: no group is made or joined, and no
+ * runqueue is read. 6.1 made the faulting task a group of its own first,
+ * then read the runqueue of that CPU number, past the end of the per-CPU
+ * areas (fixes/0002). Seen to fail with the cpupid_valid() exit taken out
+ * of task_numa_group(): an Oops on the NULL curr of an impossible CPU's
+ * runqueue. Lends current statistics, as placement_agrees does.
+ */
+static void numa_groups_cpupid_invalid(struct kunit *test)
+{
+	struct task_struct *p = current;
+	int cpupid, priv = 0;
+
+	if (nr_cpu_ids >= LAST__CPU_MASK)
+		kunit_skip(test, "every CPU number of the record is a CPU");
+	if (rcu_access_pointer(p->numa_group) || p->numa_faults)
+		kunit_skip(test, "the test's task has NUMA statistics already");
+
+	p->numa_faults = kcalloc(NR_NUMA_HINT_FAULT_BUCKETS * nr_node_ids,
+				 sizeof(unsigned long), GFP_KERNEL);
+	if (!p->numa_faults) {
+		KUNIT_FAIL(test, "no memory for the statistics");
+		return;
+	}
+
+	cpupid = cpu_pid_to_cpupid(nr_cpu_ids, p->pid);
+	KUNIT_EXPECT_FALSE(test, cpupid_valid(cpupid));
+	task_numa_group(p, cpupid, 0, &priv);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(p->numa_group));
+	KUNIT_EXPECT_EQ(test, priv, 0);
+
+	if (rcu_access_pointer(p->numa_group))
+		numa_group_leave(p);
+	kfree(p->numa_faults);
+	p->numa_faults = NULL;
+}
+
 static struct kunit_case numa_groups_test_cases[] = {
 	KUNIT_CASE(numa_groups_permille_zero),
 	KUNIT_CASE(numa_groups_permille_ratio),
@@ -212,6 +250,7 @@ static struct kunit_case numa_groups_test_cases[] = {
 	KUNIT_CASE(numa_groups_join_tie),
 	KUNIT_CASE(numa_groups_match_trusted),
 	KUNIT_CASE(numa_groups_placement_agrees),
+	KUNIT_CASE(numa_groups_cpupid_invalid),
 	{}
 };
 

@@ -17,7 +17,9 @@
  * the task's or its group's locality improves (that search is the base's,
  * for moves as well).
  *
- * A swap partner is any task that may run on the migrating task's CPU, as
+ * The gates a candidate passes first (numa_swap.h) are the base's, kept
+ * with the option off, as 6.1 applies them before any move to a busy CPU:
+ * a swap partner is any task that may run on the migrating task's CPU, as
  * in 6.1; exiting tasks and the idle task were already left out as
  * "nothing running there". Kernel threads are not refused: a kthread has
  * no fault statistics, so its own gain from the exchange weighs nothing,
@@ -29,98 +31,35 @@
  * swaps (numa_task_swapped) NUMA balancing makes; the tracepoints
  * sched_move_numa, sched_swap_numa and sched_stick_numa fire as upstream.
  *
- * Off, the NUMA code never calls migrate_swap(): a task moves to its
- * preferred node, or to another node that improves its locality, only into
- * spare capacity, and numa_task_swapped stays 0. Built in, the scheduler
- * feature NO_NUMA_SWAP has the search decide the same way at run time (a
- * swap already chosen still completes).
+ * Off, the NUMA code never calls migrate_swap() and numa_task_swapped
+ * stays 0: 6.1's task_numa_compare() with the swap branch taken out. A
+ * task moves to its preferred node, or to another node that improves its
+ * locality, where 6.1 would move it: to an idle CPU, or in place of a busy
+ * CPU's task that passes every gate 6.1 applies before a move (it may run
+ * on the task's CPU, an exchange with it would gain less than the move,
+ * and the two are not unrelated tasks on a node with spare capacity),
+ * when the move does not unbalance the two nodes' load. Built in, the
+ * scheduler feature NO_NUMA_SWAP has the search decide the same way at
+ * run time (a swap already chosen still completes).
  */
-
-/* @cur, running on a CPU of the destination, may trade places with env->p. */
-static bool numa_swap_partner(struct task_numa_env *env, struct task_struct *cur)
-{
-	return cpumask_test_cpu(env->src_cpu, cur->cpus_ptr);
-}
 
 /*
- * @imp is env->p's gain from the move; add @cur's gain from going the
- * other way, with a little hysteresis against swaps for tiny differences
- * and a bonus for sending @cur home.
+ * The swap branch of task_numa_compare(): @cur passed the gates of
+ * numa_swap_compare() (numa_swap.h) and the exchange gains @imp.
  */
-static long numa_swap_gain(struct task_numa_env *env, struct task_struct *cur,
-			   long taskimp, long imp)
-{
-	enum numa_group_relation rel = numa_group_relation(env->p, cur);
-	int dist = env->dist;
-
-	switch (rel) {
-	case NUMA_GROUP_NONE:
-	case NUMA_GROUP_SAME:
-		/*
-		 * Within one group, or between two tasks of no group, a swap
-		 * with spare capacity around only trades one task's locality
-		 * for the other's: the load balancer's business, not ours.
-		 */
-		if (env->dst_stats.node_type == node_has_spare)
-			return LONG_MIN;
-		imp = taskimp + task_weight(cur, env->src_nid, dist) -
-		      task_weight(cur, env->dst_nid, dist);
-		if (rel == NUMA_GROUP_SAME)
-			imp -= imp / 16;
-		break;
-	case NUMA_GROUP_OTHER:
-		imp += group_weight(cur, env->src_nid, dist) -
-		       group_weight(cur, env->dst_nid, dist);
-		break;
-	case NUMA_GROUP_MIXED:
-		imp += task_weight(cur, env->src_nid, dist) -
-		       task_weight(cur, env->dst_nid, dist);
-		break;
-	}
-
-	/* Discourage taking a task off its preferred node ... */
-	if (cur->numa_preferred_nid == env->dst_nid)
-		imp -= imp / 16;
-	/* ... and encourage sending one to it. */
-	if (cur->numa_preferred_nid == env->src_nid)
-		imp += imp / 8;
-
-	return imp;
-}
-
-static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
-						struct task_struct *cur,
-						long taskimp, long *imp,
-						long moveimp, bool maymove)
+static enum numa_swap_verdict numa_swap_take(struct task_numa_env *env,
+					     struct task_struct *cur, long imp)
 {
 	struct task_struct *best = env->best_task;
 	long load, src_load, dst_load;
 
-	/* The NUMA_SWAP feature off: as if built without it. */
-	if (!numa_feature(NUMA_SWAP))
-		return numa_move_verdict(env, moveimp, maymove);
-
-	if (!numa_swap_partner(env, cur))
-		return NUMA_SWAP_SKIP;
-
-	/* A partner going home beats one that is not. */
-	if (best && best->numa_preferred_nid == env->src_nid &&
-	    cur->numa_preferred_nid != env->src_nid)
-		return NUMA_SWAP_SKIP;
-
-	*imp = numa_swap_gain(env, cur, taskimp, *imp);
-	if (*imp == LONG_MIN)
-		return NUMA_SWAP_SKIP;
-
-	if (maymove && moveimp > *imp && moveimp > env->best_imp)
-		return NUMA_SWAP_MOVE;
-
+	/* Prefer a partner going home to one that is not. */
 	if (best && cur->numa_preferred_nid == env->src_nid &&
 	    best->numa_preferred_nid != env->src_nid)
 		return NUMA_SWAP_TAKE;
 
 	/* Small gains only make tasks ping-pong between nodes. */
-	if (*imp < SMALLIMP || *imp <= env->best_imp + SMALLIMP / 2)
+	if (imp < SMALLIMP || imp <= env->best_imp + SMALLIMP / 2)
 		return NUMA_SWAP_SKIP;
 
 	/* Keep the two nodes' load within the domain's imbalance margin. */

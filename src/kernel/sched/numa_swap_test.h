@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KUnit tests of CONFIG_NUMA_SWAP's partner filter and gain, included at
- * the bottom of numa_swap.c (itself part of fair.c) to reach its statics.
+ * KUnit tests of the partner filter and the gain of an exchange
+ * (numa_swap.h), included at the bottom of numa_swap.c (itself part of
+ * fair.c) to reach its statics. The verdicts with the option off are
+ * numa_off_test.h's.
  *
  * The migrating task is current (a kthread: no numa_group, no faults),
  * as in task_numa_migrate(); the partners are zeroed task_structs that
