@@ -22,7 +22,7 @@ static unsigned long group_faults(struct task_struct *p, int nid);
 static unsigned long group_weight(struct task_struct *p, int nid, int dist);
 static bool task_has_numa_group(struct task_struct *p);
 static bool numa_group_spread(struct task_struct *p);
-/* Used by the swap search only: inline, so that no-swap builds are quiet. */
+/* Used by the migration search's gates and the swap's gain (numa_swap.h). */
 static inline enum numa_group_relation
 numa_group_relation(struct task_struct *p, struct task_struct *cur);
 static unsigned long numa_group_scan_scale(struct task_struct *p,

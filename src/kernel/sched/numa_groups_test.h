@@ -160,10 +160,40 @@ static void numa_groups_placement_check(struct kunit *test)
 }
 
 /*
- * The test lends current (the test's kthread) fault statistics and a group
- * and takes them back before it returns: nothing in between may abort the
- * test (no KUNIT_ASSERT, no skip), or the kthread would exit holding them.
+ * Lend current (the test's kthread) empty fault statistics: skips the
+ * test when it has some already, false when there is no memory. Between
+ * this and numa_groups_test_take_back() nothing may abort the test (no
+ * KUNIT_ASSERT, no skip), or the kthread would exit holding them.
  */
+static bool numa_groups_test_lend(struct kunit *test)
+{
+	struct task_struct *p = current;
+
+	if (rcu_access_pointer(p->numa_group) || p->numa_faults)
+		kunit_skip(test, "the test's task has NUMA statistics already");
+	p->numa_faults = kcalloc(NR_NUMA_HINT_FAULT_BUCKETS * nr_node_ids,
+				 sizeof(unsigned long), GFP_KERNEL);
+	if (!p->numa_faults) {
+		KUNIT_FAIL(test, "no memory for the statistics");
+		return false;
+	}
+	return true;
+}
+
+/* Take back what was lent, and the group current may have got since. */
+static void numa_groups_test_take_back(void)
+{
+	struct task_struct *p = current;
+	unsigned long *faults = p->numa_faults;
+
+	if (rcu_access_pointer(p->numa_group))
+		numa_group_leave(p);
+	/* Cleared before the free: the load balancer may read them. */
+	p->numa_faults = NULL;
+	p->total_numa_faults = 0;
+	kfree(faults);
+}
+
 static void numa_groups_placement_agrees(struct kunit *test)
 {
 	struct task_struct *p = current;
@@ -171,15 +201,9 @@ static void numa_groups_placement_agrees(struct kunit *test)
 
 	if (nr_node_ids < 2 || !node_state(0, N_CPU) || !node_state(1, N_CPU))
 		kunit_skip(test, "needs nodes 0 and 1 with CPUs");
-	if (rcu_access_pointer(p->numa_group) || p->numa_faults)
-		kunit_skip(test, "the test's task has NUMA statistics already");
-
-	p->numa_faults = kcalloc(NR_NUMA_HINT_FAULT_BUCKETS * nr_node_ids,
-				 sizeof(unsigned long), GFP_KERNEL);
-	if (!p->numa_faults) {
-		KUNIT_FAIL(test, "no memory for the statistics");
+	if (!numa_groups_test_lend(test))
 		return;
-	}
+
 	/* The task: 900 private faults on node 0, 100 on node 1. */
 	p->numa_faults[task_faults_idx(NUMA_MEM, 0, 1)] = 900;
 	p->numa_faults[task_faults_idx(NUMA_MEM, 1, 1)] = 100;
@@ -193,14 +217,10 @@ static void numa_groups_placement_agrees(struct kunit *test)
 		numa_groups_placement_check(test);
 		ng->faults[task_faults_idx(NUMA_MEM, 1, 0)] -= 3000;
 		ng->total_faults -= 3000;
-		numa_group_leave(p);
 	} else {
 		KUNIT_FAIL(test, "no memory for the group");
 	}
-
-	kfree(p->numa_faults);
-	p->numa_faults = NULL;
-	p->total_numa_faults = 0;
+	numa_groups_test_take_back();
 }
 
 /*
@@ -210,35 +230,26 @@ static void numa_groups_placement_agrees(struct kunit *test)
  * then read the runqueue of that CPU number, past the end of the per-CPU
  * areas (fixes/0002). Seen to fail with the cpupid_valid() exit taken out
  * of task_numa_group(): an Oops on the NULL curr of an impossible CPU's
- * runqueue. Lends current statistics, as placement_agrees does.
+ * runqueue (its per-CPU offset points at the per-CPU template in init
+ * memory: NULL at boot, whatever is there once init memory is freed).
  */
-static void numa_groups_cpupid_invalid(struct kunit *test)
+static void numa_groups_record_names_no_cpu(struct kunit *test)
 {
 	struct task_struct *p = current;
-	int cpupid, priv = 0;
+	int rec, priv = 0;
 
-	if (nr_cpu_ids >= LAST__CPU_MASK)
+	if (nr_cpu_ids > LAST__CPU_MASK)
 		kunit_skip(test, "every CPU number of the record is a CPU");
-	if (rcu_access_pointer(p->numa_group) || p->numa_faults)
-		kunit_skip(test, "the test's task has NUMA statistics already");
-
-	p->numa_faults = kcalloc(NR_NUMA_HINT_FAULT_BUCKETS * nr_node_ids,
-				 sizeof(unsigned long), GFP_KERNEL);
-	if (!p->numa_faults) {
-		KUNIT_FAIL(test, "no memory for the statistics");
+	if (!numa_groups_test_lend(test))
 		return;
-	}
 
-	cpupid = cpu_pid_to_cpupid(nr_cpu_ids, p->pid);
-	KUNIT_EXPECT_FALSE(test, cpupid_valid(cpupid));
-	task_numa_group(p, cpupid, 0, &priv);
+	/* The record's CPU field: the first number that is no CPU. */
+	rec = cpu_pid_to_cpupid(nr_cpu_ids, p->pid);
+	KUNIT_EXPECT_FALSE(test, cpupid_valid(rec));
+	task_numa_group(p, rec, 0, &priv);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(p->numa_group));
 	KUNIT_EXPECT_EQ(test, priv, 0);
-
-	if (rcu_access_pointer(p->numa_group))
-		numa_group_leave(p);
-	kfree(p->numa_faults);
-	p->numa_faults = NULL;
+	numa_groups_test_take_back();
 }
 
 static struct kunit_case numa_groups_test_cases[] = {
@@ -250,7 +261,7 @@ static struct kunit_case numa_groups_test_cases[] = {
 	KUNIT_CASE(numa_groups_join_tie),
 	KUNIT_CASE(numa_groups_match_trusted),
 	KUNIT_CASE(numa_groups_placement_agrees),
-	KUNIT_CASE(numa_groups_cpupid_invalid),
+	KUNIT_CASE(numa_groups_record_names_no_cpu),
 	{}
 };
 

@@ -18,9 +18,12 @@
  *
  * Seen to fail (make kunit, and the matrix's cgsfd row) on the slices of
  * 827d8e2, whose off states were not 6.1 without the feature:
- * fbq_all_home and fbq_mate_away (1 for -1: off resisted every move off
- * the preferred node), and swap_spare, swap_pinned and swap_exchange_wins
- * (NUMA_SWAP_MOVE for NUMA_SWAP_SKIP: off moved past 6.1's gates).
+ * balancer_all_home and balancer_mate_away (1 for -1: off resisted every
+ * move off the preferred node), and swap_spare, swap_pinned,
+ * swap_exchange_wins and swap_partner_home (NUMA_SWAP_MOVE for
+ * NUMA_SWAP_SKIP: off moved past 6.1's gates). swap_partner_home also
+ * fails on a task_numa_busy_verdict() that takes the swap branch whatever
+ * the option says (TAKE for SKIP).
  */
 #ifdef CONFIG_NUMA_OFF_KUNIT_TEST
 
@@ -142,7 +145,7 @@ static long numa_off_test_degrades(void *arg)
  * Every task of the source runqueue is home: one of them must go, and
  * cache hotness decides (-1), on or off.
  */
-static void numa_off_fbq_all_home(struct kunit *test)
+static void numa_off_balancer_all_home(struct kunit *test)
 {
 	struct numa_off_lb t;
 
@@ -157,7 +160,7 @@ static void numa_off_fbq_all_home(struct kunit *test)
  * well-placed task's departure degrades locality (1); off, nothing knows
  * of the mate, and cache hotness decides (-1).
  */
-static void numa_off_fbq_mate_away(struct kunit *test)
+static void numa_off_balancer_mate_away(struct kunit *test)
 {
 	struct numa_off_lb t;
 
@@ -174,6 +177,7 @@ static void numa_off_fbq_mate_away(struct kunit *test)
  */
 struct numa_off_swap {
 	struct task_struct *cur;
+	struct task_struct *best;	/* the partner chosen so far, if any */
 	enum numa_type node_type;
 	long taskimp;
 	long best_imp;
@@ -193,11 +197,13 @@ static long numa_off_test_swap(void *arg)
 	env.dst_nid = 1;
 	env.dist = LOCAL_DISTANCE;
 	env.best_cpu = -1;
+	env.best_task = q->best;
 	env.best_imp = q->best_imp;
 	env.dst_stats.node_type = q->node_type;
 
 	rcu_read_lock();
-	v = numa_swap_compare(&env, q->cur, q->taskimp, &imp, q->taskimp, true);
+	v = task_numa_busy_verdict(&env, q->cur, q->taskimp, &imp, q->taskimp,
+				   true);
 	rcu_read_unlock();
 	return v;
 }
@@ -247,7 +253,9 @@ static void numa_off_swap_pinned(struct kunit *test)
 /*
  * The exchange gains as much as the move (the task there loses nothing by
  * leaving), so 6.1 does not move; on, the swap is no better than the best
- * so far by SMALLIMP / 2 either.
+ * so far by SMALLIMP / 2 either. (Stopping there matters: past it,
+ * numa_swap_take() asks task_h_load() of the partner, which a task that
+ * never ran cannot answer with FAIR_GROUP_SCHED.)
  */
 static void numa_off_swap_exchange_wins(struct kunit *test)
 {
@@ -256,6 +264,23 @@ static void numa_off_swap_exchange_wins(struct kunit *test)
 
 	q.cur = numa_off_test_task(test);
 	numa_off_expect_swap(test, &q, NUMA_SWAP_SKIP, NUMA_SWAP_SKIP);
+}
+
+/*
+ * The task there would go home (node 0) by the exchange, and the partner
+ * chosen so far would not: on, 6.1 takes the swap at once; off, the swap
+ * branch is gone, and the move gains less than the exchange, so the CPU is
+ * skipped. The one case whose answers differ: it fails if the swap branch
+ * is not gated, at run time or at build time.
+ */
+static void numa_off_swap_partner_home(struct kunit *test)
+{
+	struct numa_off_swap q = { .node_type = node_fully_busy, .taskimp = 100 };
+
+	q.cur = numa_off_test_task(test);
+	q.cur->numa_preferred_nid = 0;
+	q.best = numa_off_test_task(test);
+	numa_off_expect_swap(test, &q, NUMA_SWAP_TAKE, NUMA_SWAP_SKIP);
 }
 
 /*
@@ -282,11 +307,12 @@ static void numa_off_swap_move_wins(struct kunit *test)
 }
 
 static struct kunit_case numa_off_test_cases[] = {
-	KUNIT_CASE(numa_off_fbq_all_home),
-	KUNIT_CASE(numa_off_fbq_mate_away),
+	KUNIT_CASE(numa_off_balancer_all_home),
+	KUNIT_CASE(numa_off_balancer_mate_away),
 	KUNIT_CASE(numa_off_swap_spare),
 	KUNIT_CASE(numa_off_swap_pinned),
 	KUNIT_CASE(numa_off_swap_exchange_wins),
+	KUNIT_CASE(numa_off_swap_partner_home),
 	KUNIT_CASE(numa_off_swap_move_wins),
 	{}
 };

@@ -34,18 +34,19 @@
  * Off, the NUMA code never calls migrate_swap() and numa_task_swapped
  * stays 0: 6.1's task_numa_compare() with the swap branch taken out. A
  * task moves to its preferred node, or to another node that improves its
- * locality, where 6.1 would move it: to an idle CPU, or in place of a busy
- * CPU's task that passes every gate 6.1 applies before a move (it may run
- * on the task's CPU, an exchange with it would gain less than the move,
- * and the two are not unrelated tasks on a node with spare capacity),
- * when the move does not unbalance the two nodes' load. Built in, the
+ * locality, where 6.1 would move it, candidate by candidate: to an idle
+ * CPU, or in place of a busy CPU's task that passes every gate 6.1
+ * applies before a move (it may run on the task's CPU, an exchange with it
+ * would gain less than the move, and the two are not unrelated tasks on a
+ * node with spare capacity), when the move does not unbalance the two
+ * nodes' load; where 6.1 would have swapped, the search goes on. Built in, the
  * scheduler feature NO_NUMA_SWAP has the search decide the same way at
  * run time (a swap already chosen still completes).
  */
 
 /*
  * The swap branch of task_numa_compare(): @cur passed the gates of
- * numa_swap_compare() (numa_swap.h) and the exchange gains @imp.
+ * task_numa_busy_verdict() (numa_swap.h) and the exchange gains @imp.
  */
 static enum numa_swap_verdict numa_swap_take(struct task_numa_env *env,
 					     struct task_struct *cur, long imp)

@@ -14,7 +14,11 @@
  * left after the gates is the swap branch, the option's own (numa_swap.c);
  * off, it is taken out and the CPU is skipped, so the option's off state
  * is 6.1 with the swap code removed: no task is ever taken as a swap
- * partner, and no move is made that 6.1 would not make.
+ * partner, and at each candidate CPU a move is made exactly where 6.1
+ * would make one. Over a whole search the two differ as the swap's
+ * absence makes them: a swap 6.1 would have chosen neither raises the bar
+ * for later candidates nor ends the search, so the search may go on to a
+ * move elsewhere, on the preferred node or on another.
  *
  * Included by fair.c after struct task_numa_env, in every configuration.
  */
@@ -29,7 +33,7 @@ enum numa_swap_verdict {
 };
 
 /* @cur, running on a CPU of the destination, may trade places with env->p. */
-static inline bool numa_swap_partner(struct task_numa_env *env,
+static inline bool task_numa_partner(struct task_numa_env *env,
 				     struct task_struct *cur)
 {
 	return cpumask_test_cpu(env->src_cpu, cur->cpus_ptr);
@@ -40,8 +44,9 @@ static inline bool numa_swap_partner(struct task_numa_env *env,
  * other way, with a little hysteresis against swaps for tiny differences
  * and a bonus for sending @cur home. LONG_MIN: no exchange to weigh.
  */
-static long numa_swap_gain(struct task_numa_env *env, struct task_struct *cur,
-			   long taskimp, long imp)
+static long task_numa_exchange_gain(struct task_numa_env *env,
+				    struct task_struct *cur,
+				    long taskimp, long imp)
 {
 	enum numa_group_relation rel = numa_group_relation(env->p, cur);
 	int dist = env->dist;
@@ -109,14 +114,13 @@ static inline int numa_swap_tasks(struct task_struct *p,
  * reached with: the exchange's, unless the CPU is skipped at the first
  * two gates. Under rcu_read_lock(), as task_numa_compare() calls it.
  */
-static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
-						struct task_struct *cur,
-						long taskimp, long *imp,
-						long moveimp, bool maymove)
+static enum numa_swap_verdict
+task_numa_busy_verdict(struct task_numa_env *env, struct task_struct *cur,
+		       long taskimp, long *imp, long moveimp, bool maymove)
 {
 	struct task_struct *best = env->best_task;
 
-	if (!numa_swap_partner(env, cur))
+	if (!task_numa_partner(env, cur))
 		return NUMA_SWAP_SKIP;
 
 	/* A partner going home beats one that is not. */
@@ -124,7 +128,7 @@ static enum numa_swap_verdict numa_swap_compare(struct task_numa_env *env,
 	    cur->numa_preferred_nid != env->src_nid)
 		return NUMA_SWAP_SKIP;
 
-	*imp = numa_swap_gain(env, cur, taskimp, *imp);
+	*imp = task_numa_exchange_gain(env, cur, taskimp, *imp);
 	if (*imp == LONG_MIN)
 		return NUMA_SWAP_SKIP;
 

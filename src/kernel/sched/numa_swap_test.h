@@ -11,9 +11,9 @@
  * (NUMA_GROUP_NONE), and no fault statistics unless a case gives some.
  * The gain is asked under rcu_read_lock(), as task_numa_compare() does.
  *
- * Seen to fail (make kunit): numa_swap_partner() taking any task
- * (partner_affinity), and numa_swap_gain() leaving out the partner's own
- * gain (gain_partner: 100 for 1100 and -900).
+ * Seen to fail (make kunit): task_numa_partner() taking any task
+ * (partner_affinity), and task_numa_exchange_gain() leaving out the
+ * partner's own gain (gain_partner: 100 for 1100 and -900).
  */
 #ifdef CONFIG_NUMA_SWAP_KUNIT_TEST
 
@@ -49,16 +49,16 @@ static void numa_swap_partner_affinity(struct kunit *test)
 	struct task_numa_env env;
 
 	numa_swap_test_env(&env);
-	KUNIT_EXPECT_TRUE(test, numa_swap_partner(&env, cur));
+	KUNIT_EXPECT_TRUE(test, task_numa_partner(&env, cur));
 
 	cpumask_clear(&cur->cpus_mask);
-	KUNIT_EXPECT_FALSE(test, numa_swap_partner(&env, cur));
+	KUNIT_EXPECT_FALSE(test, task_numa_partner(&env, cur));
 
 	if (nr_cpu_ids > 1) {
 		cpumask_set_cpu(1, &cur->cpus_mask);
-		KUNIT_EXPECT_FALSE(test, numa_swap_partner(&env, cur));
+		KUNIT_EXPECT_FALSE(test, task_numa_partner(&env, cur));
 		env.src_cpu = 1;
-		KUNIT_EXPECT_TRUE(test, numa_swap_partner(&env, cur));
+		KUNIT_EXPECT_TRUE(test, task_numa_partner(&env, cur));
 	}
 }
 
@@ -66,7 +66,7 @@ static long numa_swap_test_gain(struct task_numa_env *env,
 				struct task_struct *cur, long taskimp, long imp)
 {
 	rcu_read_lock();
-	imp = numa_swap_gain(env, cur, taskimp, imp);
+	imp = task_numa_exchange_gain(env, cur, taskimp, imp);
 	rcu_read_unlock();
 	return imp;
 }
