@@ -32,7 +32,7 @@ DISTRO_CONFIG=${DISTRO_CONFIG:-/usr/src/linux-config-6.1/config.amd64_none_amd64
 if [ $# = 0 ]; then
 	for f in "$REPO"/configs/*.config; do
 		case "$(basename "$f")" in
-		qemu.config | kunit.config | debug.config | fault-inject.config) ;;
+		qemu.config | kunit.config | debug.config | fault-inject.config | bench.config) ;;
 		*) set -- "$@" "$f" ;;
 		esac
 	done
