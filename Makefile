@@ -48,10 +48,14 @@ MATRIX_SET	?= all
 MATRIX_JOBS	?= 1
 MATRIX_FRESH	?= 0
 TESTS_UPSTREAM	?= topology.sh balancing.sh proc_sched migrate_to_threads
-# make bench: columns (kernels and modes), workloads, runs, seconds, MiB.
-BENCH_COLUMNS	?= default
+# make bench: columns (kernels and modes; claims: configs/claims.tsv's),
+# the claims, workloads, runs, boots per kernel, seed, seconds, MiB.
+BENCH_COLUMNS	?= claims
+BENCH_CLAIMS	?=
 BENCH		?= default
-BENCH_RUNS	?= 6
+BENCH_RUNS	?= 12
+BENCH_ROUNDS	?=
+BENCH_SEED	?=
 BENCH_SECS	?= 15
 BENCH_MB	?= 64
 # make shapes: the NODESxCPUS machines to try.
@@ -70,7 +74,8 @@ STRESS_SEED	?=
 export WORK KSRC BUILD OUT CONFIG OPTS NAME KCONFIG NODES CPUS_PER_NODE \
 	MEM_PER_NODE_MB DIST_REMOTE ACCEL TIMEOUT SCAN_TUNING TESTS \
 	TEST_TIMEOUT DEMO_ARGS MATRIX_SET MATRIX_JOBS MATRIX_FRESH \
-	TESTS_UPSTREAM BENCH_COLUMNS BENCH BENCH_RUNS BENCH_SECS BENCH_MB \
+	TESTS_UPSTREAM BENCH_COLUMNS BENCH_CLAIMS BENCH BENCH_RUNS BENCH_ROUNDS \
+	BENCH_SEED BENCH_SECS BENCH_MB \
 	SHAPES STRESS_SECS STRESS_FRAGS STRESS_SEED SCHED_FEATURES FAKE_CONFIG
 
 LOGDIR		 = $(OUT)/logs/$(NAME)-$(1)-$(NODES)x$(CPUS_PER_NODE)
@@ -127,7 +132,7 @@ ifeq ($(origin NODES)$(origin CPUS_PER_NODE),filefile)
 bench: NODES = 2
 bench: CPUS_PER_NODE = 2
 endif
-bench: tree ## what each option buys: the same binary with each off (BENCH_COLUMNS), medians with 95% intervals, tables, plots
+bench: tree ## a verdict per seed claim (configs/claims.tsv), runs interleaved and seeded, mechanism counters, tables, plots
 	@scripts/bench.sh
 
 shapes: tree ## which NODESxCPUS (SHAPES) this host emulates well: wall time, a task's share, convergence, starved-guest complaints

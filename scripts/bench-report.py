@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench's report: RESULTS_DIR/logs/COLUMN/output.log (the guest's
-# "bench-result" and "bench-res" lines) to table.txt (the 2013 cover
-# letter's shape: one block per workload, one row per metric, one column
-# per kernel, the first the baseline of the percentages), table.md,
-# results.json (every run and the medians, minima and maxima) and, when
-# gnuplot is there, residency-WORKLOAD.png (median residency over time).
+# make bench's report: RESULTS_DIR/bench.log (the guests' "bench-run",
+# "bench-res" and "bench-result" lines, every column's runs interleaved)
+# to table.txt (the 2013 cover letter's shape: one block per workload,
+# one row per metric, one column per kernel, the first the baseline of
+# the percentages), table.md, results.json (every run and the medians,
+# minima and maxima), claims.md (a verdict per claim of the --claims
+# table whose two columns ran: see judge()) and, when gnuplot is there,
+# residency-WORKLOAD.png, effects-WORKLOAD.png and claim-NAME.png (the
+# claim's metric and mechanism counters, every run, on and off).
 #
-# Usage: bench-report.py RESULTS_DIR COLUMN...
+# The table's intervals describe; they are not the verdicts' tests.
+#
+# Usage: bench-report.py [--claims FILE] RESULTS_DIR COLUMN...
 
-import fnmatch
 import json
 import math
 import os
@@ -19,6 +23,9 @@ import shutil
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchstat  # noqa: E402
 
 BOOTSTRAP = 10000
 
@@ -44,22 +51,31 @@ METRICS = [
 
 
 def parse(path):
-    """{workload: {"runs": [result dicts], "series": [[(t, pct)...]...]}}"""
+    """{column: {workload: {"runs": [result dicts], "series": [[(t, pct)...]...]}}}"""
     out = {}
+    cur = None
     for line in open(path, errors="replace"):
         words = line.split()
-        if not words or words[0] not in ("bench-result", "bench-res"):
+        if not words or words[0] not in ("bench-run", "bench-result", "bench-res"):
             continue
         kv = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-        w = out.setdefault(kv.get("workload", "?"), {"runs": [], "series": [[]]})
-        if words[0] == "bench-res":
-            w["series"][-1].append((int(kv["t"]), float(kv["residency"])))
+        if words[0] == "bench-run":
+            col = out.setdefault(kv["column"], {})
+            cur = col.setdefault(kv["workload"], {"runs": [], "series": []})
+            cur["series"].append([])
+            cur["run"] = {"run": float(kv.get("run", 0)), "seed": float(kv.get("seed", 0))}
+        elif cur is None:
+            continue
+        elif words[0] == "bench-res":
+            cur["series"][-1].append((int(kv["t"]), float(kv["residency"])))
         else:
-            w["runs"].append({k: float(v) for k, v in kv.items()
-                              if k not in ("workload",)})
-            w["series"].append([])
-    for w in out.values():
-        w["series"] = [s for s in w["series"] if s]
+            r = dict(cur["run"])
+            r.update({k: float(v) for k, v in kv.items() if k != "workload"})
+            cur["runs"].append(r)
+    for col in out.values():
+        for w in col.values():
+            w["series"] = [s for s in w["series"] if s]
+            w.pop("run", None)
     return out
 
 
@@ -167,57 +183,172 @@ def effect(base, other):
     return " (%+.0f%%)" % (100.0 * (o - b) / b)
 
 
-# What each option is said to buy (the seeds' claims), the workload that
-# tests it, the metric that shows it, and which way the option should move
-# it. A column COLUMN+NO_NUMA_X next to COLUMN fills the option's row.
-CLAIMS = [
-    ("NO_NUMA_CPUPID", "shared data does not drag every thread: fewer pages migrated",
-     "pingpong", "pages_migrated", "lower"),
-    ("NO_NUMA_GROUPS", "tasks sharing memory end up together",
-     "trade", "residency", "higher"),
-    ("NO_NUMA_SWAP", "tasks reach their preferred node when it is busy",
-     "trade", "residency", "higher"),
-    ("NO_NUMA_FBQ", "the balancer stops undoing placement: higher locality",
-     "multi", "local_pct", "higher"),
-    ("defer=0", "fewer shared-page migrations", "pingpong", "pages_migrated", "lower"),
-    ("NO_NUMA_GROUPS", "a process's threads gather on one node: more perf runs converge",
-     "perf-*", "perf_converged_pct", "higher"),
-    ("NO_NUMA_SWAP", "processes reach their busy preferred nodes: more perf runs converge",
-     "perf-*", "perf_converged_pct", "higher"),
-]
+# The verdicts. A claim (configs/claims.tsv) compares its "on" column
+# with its "off" column on its workload, one metric, one test:
+# converged_pct (a share of runs) by Fisher's exact test, any other
+# metric by the exact Wilcoxon rank sum test, one-sided in the claimed
+# direction, its effect the Hodges-Lehmann shift on - off with its 95%
+# interval. The p-values are Holm-adjusted over the claims judged
+# together. A claim
+#   not measurable here  when the metric is missing, or when none of its
+#                        mechanism counters differs on and off (two-sided
+#                        rank sum p < ALPHA): the option did not act, so
+#                        a difference or none would say nothing of it;
+#   holds                when it acted and its adjusted p < ALPHA;
+#   is refuted           when it acted and the other direction's adjusted
+#                        p < ALPHA, or the effect's interval excludes a
+#                        change of MIN_EFFECT of the off median in the
+#                        claimed direction;
+#   no difference measured  otherwise: the option acted, the runs could
+#                        not tell.
+# "equal:M" claims: equivalent (TOST: the 90% interval of the shift
+# within +-M) or not shown equivalent.
+ALPHA = 0.05
+MIN_EFFECT = 0.10
 
 
-def claims_table(cols, summary):
-    """Markdown rows: for each claim whose on and off columns both ran on
-    its workload, the option's effect (on against off) and whether the
-    claim holds here."""
-    out = []
-    for mod, claim, pattern, key, want in CLAIMS:
-        for w, off in [(w, c) for w in summary if fnmatch.fnmatchcase(w, pattern) for c in cols]:
-            if not off.endswith("+" + mod):
-                continue
-            on = off[:-len(mod) - 1]
-            if on not in cols:
-                continue
-            a, b = summary[w][on][key], summary[w][off][key]
-            c = compare(b, a)
-            if c is None and a and b:
-                c = "one run"
-            elif c is None:
-                continue
-            verdict = ("holds" if c == want else
-                       "no difference measured" if c == "same" else
-                       "one run: no interval" if c == "one run" else
-                       "does not hold: the other way")
-            out.append("| %s | %s | %s, %s | %s [%s, %s] | %s [%s, %s] | %s |" % (
-                mod.replace("NO_", "").replace("defer=0", "NUMA_MIGRATE_DEFER"),
-                claim, w, key, fmt(a["median"]), fmt(a["lo"]), fmt(a["hi"]),
-                fmt(b["median"]), fmt(b["lo"]), fmt(b["hi"]), verdict))
-    if out:
-        out = ["### What each option buys: on against off in one binary", "",
-               "| option | claim | workload, metric | on | off | here |",
-               "|---|---|---|---|---|---|"] + out
+def read_claims(path):
+    rows = []
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "claim":
+            continue
+        if len(f) != 10:
+            sys.exit("bench-report: %s: a claim has 10 tab-separated fields: %r" % (path, line))
+        rows.append(dict(zip(["claim", "on", "off", "workload", "secs", "scan", "metric",
+                              "better", "mechanism", "text"], f)))
+    return rows
+
+
+def values(runs, key):
+    """The runs' values of key, None when the kernel has no such counter."""
+    v = [r[key] for r in runs if key in r]
+    return v if v and min(v) >= 0 else None
+
+
+def judge(c, data):
+    on = data.get(c["on"], {}).get(c["workload"], {}).get("runs", [])
+    off = data.get(c["off"], {}).get(c["workload"], {}).get("runs", [])
+    if not on or not off:
+        return None
+    out = {"claim": c, "n_on": len(on), "n_off": len(off), "mech": [],
+           "seeds": sorted({int(r.get("seed", 0)) for r in on + off})}
+    for key in c["mechanism"].split(","):
+        a, b = values(on, key), values(off, key)
+        if a is None and b is None:
+            out["mech"].append((key, None, None, None))
+            continue
+        a, b = a or [0.0] * len(on), b or [0.0] * len(off)
+        p = min(1.0, 2 * min(benchstat.rank_sum_greater(a, b), benchstat.rank_sum_greater(b, a)))
+        out["mech"].append((key, statistics.median(a), statistics.median(b), p))
+    out["acted"] = any(m[3] is not None and m[3] < ALPHA for m in out["mech"])
+    key = c["metric"]
+    if key == "converged_pct":
+        k_on = sum(1 for r in on if r.get("converge_s", -1) >= 0)
+        k_off = sum(1 for r in off if r.get("converge_s", -1) >= 0)
+        out.update(test="Fisher exact", on="%d/%d" % (k_on, len(on)), off="%d/%d" % (k_off, len(off)),
+                   effect="%+.0f points" % (100.0 * (k_on / len(on) - k_off / len(off))))
+        up, down = (benchstat.fisher_greater(k_on, len(on), k_off, len(off)),
+                    benchstat.fisher_greater(k_off, len(off), k_on, len(on)))
+        out["small"] = False
+    else:
+        a, b = values(on, key), values(off, key)
+        if a is None or b is None:
+            out.update(verdict="not measurable here: no %s in this kernel" % key, p=None, p_other=None)
+            return out
+        ma, mb = statistics.median(a), statistics.median(b)
+        shift, lo, hi = benchstat.hodges_lehmann(a, b)
+        out.update(on=fmt(ma), off=fmt(mb), test="Wilcoxon rank sum",
+                   effect=interval(shift, lo, hi))
+        if c["better"].startswith("equal:"):
+            m = float(c["better"][6:])
+            eq, shift, lo, hi = benchstat.tost(a, b, m)
+            out.update(test="TOST, margin %g" % m, effect=interval(shift, lo, hi) + " (90%)",
+                       verdict="holds: equivalent within %g" % m if eq else
+                       "not shown equivalent within %g" % m, p=None, p_other=None)
+            return out
+        up, down = benchstat.rank_sum_greater(a, b), benchstat.rank_sum_greater(b, a)
+        # Whether the interval rules out a change of MIN_EFFECT the claimed way.
+        bound = MIN_EFFECT * abs(mb)
+        out["small"] = (hi < bound) if c["better"] == "higher" else (lo > -bound)
+    out["p"], out["p_other"] = (up, down) if c["better"] == "higher" else (down, up)
     return out
+
+
+def interval(shift, lo, hi):
+    if math.isinf(lo) or math.isinf(hi):
+        return "%s [too few runs for an interval]" % fmt(shift)
+    return "%s [%s, %s]" % (fmt(shift), fmt(lo), fmt(hi))
+
+
+def verdicts(claims, data):
+    """judge() every claim whose columns ran; Holm over those with a test."""
+    judged = [j for j in (judge(c, data) for c in claims) if j]
+    tested = [j for j in judged if j.get("p") is not None]
+    for key in ("p", "p_other"):
+        for j, q in zip(tested, benchstat.holm([j[key] for j in tested])):
+            j[key + "_holm"] = q
+    for j in tested:
+        v = benchstat.verdict(j["p_holm"], j["p_other_holm"], ALPHA)
+        if not j["acted"]:
+            j["verdict"] = "not measurable here: %s the same on and off (the option did not act)%s" % (
+                ", ".join(m[0] for m in j["mech"]),
+                "; the metric moved all the same" if v != "no difference measured" else "")
+        elif v == "holds":
+            j["verdict"] = v
+        elif v == "refuted":
+            j["verdict"] = "refuted: the other way"
+        elif j["small"]:
+            j["verdict"] = "refuted: it acted, and no change of %d%% or more" % (100 * MIN_EFFECT)
+        else:
+            j["verdict"] = "no difference measured (it acted)"
+    return judged
+
+
+def claims_md(judged):
+    out = ["### What each option buys: the claims' verdicts", "",
+           "| option | claim | workload, metric (test) | on | off | effect on - off [95%] "
+           "| p (Holm) | mechanism: on / off (p) | runs | verdict |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for j in judged:
+        c = j["claim"]
+        mech = "; ".join("%s %s / %s (%s)" % (k, fmt(a), fmt(b), "%.2g" % p) if p is not None
+                         else "%s: none" % k for k, a, b, p in j["mech"])
+        p = "%.2g (%.2g)" % (j["p"], j["p_holm"]) if j.get("p") is not None else "-"
+        out.append("| %s | %s | %s, %s (%s) | %s | %s | %s | %s | %s | %d+%d | %s |" % (
+            c["claim"], c["text"], c["workload"], c["metric"], j.get("test", "-"),
+            j.get("on", "-"), j.get("off", "-"), j.get("effect", "-"), p, mech,
+            j["n_on"], j["n_off"], j["verdict"]))
+    out += ["", "on: %s; off: the claim's off column. Seeds: %s." % (
+        ", ".join(sorted({j["claim"]["on"] for j in judged})),
+        ", ".join(str(s) for s in sorted({s for j in judged for s in j["seeds"]})))]
+    return out
+
+
+def claim_plot(res, j, data):
+    """claim-NAME.png: the claim's metric and each mechanism counter, every
+    run as a point, on against off."""
+    c = j["claim"]
+    keys = [c["metric"] if c["metric"] != "converged_pct" else "converge_s"] + \
+        [m[0] for m in j["mech"] if m[3] is not None]
+    panels = []
+    for key in keys:
+        dat = os.path.join(res, "claim-%s-%s.dat" % (c["claim"].replace("=", "_"), key))
+        with open(dat, "w") as f:
+            for x, col in enumerate((c["on"], c["off"])):
+                for i, r in enumerate(data[col][c["workload"]]["runs"]):
+                    if key in r:
+                        f.write("%g %g\n" % (x + 0.04 * (i % 7 - 3), r[key]))
+        panels.append("set title '%s'\nplot '%s' using 1:2 with points pt 7 notitle\n" % (key, dat))
+    script = ("set terminal png size %d,360 noenhanced\nset output '%s'\n"
+              "set multiplot layout 1,%d title '%s: %s (on) against %s (off), every run'\n"
+              "set xrange [-0.5:1.5]\nset xtics ('on' 0, 'off' 1)\n%sunset multiplot\n"
+              % (300 * len(panels), os.path.join(res, "claim-%s.png" % c["claim"].replace("=", "_")),
+                 len(panels), c["claim"], c["on"], c["off"], "".join(panels)))
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
 
 
 def fmt(v):
@@ -231,8 +362,13 @@ def fmt(v):
 
 
 def main():
-    res, cols = sys.argv[1], sys.argv[2:]
-    data = {c: parse(os.path.join(res, "logs", c, "output.log")) for c in cols}
+    args = sys.argv[1:]
+    claims = []
+    if args[:1] == ["--claims"]:
+        claims, args = read_claims(args[1]), args[2:]
+    res, cols = args[0], args[1:]
+    parsed = parse(os.path.join(res, "bench.log"))
+    data = {c: parsed.get(c, {}) for c in cols}
     workloads = []
     for c in cols:
         for w in data[c]:
@@ -293,16 +429,18 @@ def main():
               "the share, its Wilson score interval); (+N%%) against "
               "%s where the intervals do not overlap, (~) where they do: no "
               "difference measured." % (", ".join(how), runs, cols[0]))
-    claims = claims_table(cols, summary)
-    if claims:
+    judged = verdicts(claims, data)
+    if judged:
+        cm = claims_md(judged)
+        open(os.path.join(res, "claims.md"), "w").write("\n".join(cm) + "\n")
         md.append("")
-        md.extend(claims)
+        md.extend(cm)
         txt.append("")
-        txt.extend(claims)
+        txt.extend(cm)
 
     open(os.path.join(res, "table.txt"), "w").write("\n".join(txt) + "\n")
     open(os.path.join(res, "table.md"), "w").write("\n".join(md) + "\n")
-    json.dump({"columns": cols, "summary": summary,
+    json.dump({"columns": cols, "summary": summary, "claims": judged,
                "runs": {c: {w: d["runs"] for w, d in data[c].items()} for c in cols}},
               open(os.path.join(res, "results.json"), "w"), indent=1, default=str)
     print("\n".join(txt))
@@ -336,6 +474,9 @@ def main():
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
     for w in workloads:
         effects_plot(res, w, cols, summary[w])
+    for j in judged:
+        if j.get("test"):
+            claim_plot(res, j, data)
 
 
 # The metrics of the effects plot: one panel each, a bar per column.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: locality and cost of each feature, side by side with the
-# upstream tree, balancing off and manual binding, in one run.
+# upstream tree, balancing off and manual binding; and, with
+# BENCH_COLUMNS=claims, a verdict on each seed claim of configs/claims.tsv.
 #
 # BENCH_COLUMNS lists the kernels and modes, one column each:
 #   NAME              a configs/ fragment's kernel (numa-all, no-swap, ...)
@@ -15,34 +16,40 @@
 #                     built in, turned off at run time in sched/features:
 #                     the same binary with and without it
 #   COLUMN+t=N        the workloads run N threads (default: one per CPU)
-# "default" (the default) is the same-binary ablation: numa-all, then
-# numa-all with each option turned off at run time (NO_NUMA_CPUPID,
-# NO_NUMA_GROUPS, NO_NUMA_SWAP, NO_NUMA_FBQ; defer=0 for
-# NUMA_MIGRATE_DEFER), which fills the "what each option buys" table;
-# "compile" is numa-all, each option off at build time, numa-none,
-# upstream, numa-all+off and numa-all+bind; "all" is both with the retry
-# variants; "equiv" is numa-default upstream, the Markdown table then
-# saying for each metric whether the two columns' 95% intervals overlap.
-# The first column is the baseline of the comparisons.
+# "claims" (the default) takes the columns, workloads, run lengths and
+# scan knobs from configs/claims.tsv (BENCH_CLAIMS: which of its claims,
+# default all) and ends in one verdict per claim; "default" is numa-all
+# and numa-all with each option turned off at run time; "compile" is
+# numa-all, each option off at build time, numa-none, upstream,
+# numa-all+off and numa-all+bind; "all" is both with the retry variants;
+# "equiv" is numa-default upstream. The first column is the baseline of
+# the table's comparisons.
 #
 # BENCH lists the workloads of qemu/workloads/bench.c and perf-PxT
-# ("default": trade multi pingpong and perf-NODESxCPUS_PER_NODE, the
-# workloads of the claims), perf-PxT being perf bench
-# numa mem's convergence test with P processes of T threads
+# (outside claims mode; "default": trade multi pingpong and
+# perf-NODESxCPUS_PER_NODE), perf-PxT being perf bench numa mem's
+# convergence test with P processes of T threads
 # (qemu/workloads/perf-numa; "perf": perf-NODESxCPUS_PER_NODE and one
-# thread more per process; "all": the eight of bench.c and those), each run
-# BENCH_RUNS times (default 6: from 6 runs the interval of the median is
-# the distribution-free one) for BENCH_SECS seconds (default 15) on
+# thread more per process; "all": those of bench.c and those), each run
+# BENCH_RUNS times (default 12) for BENCH_SECS seconds (default 15) on
 # BENCH_MB MiB (default 64), at the tree's default scan rates
 # (BENCH_SCAN_TUNING), on NODES x CPUS_PER_NODE.
 #
-# Per column: build (kernel.sh, incremental), initramfs, boot in
-# MODE=bench; the guest echoes each setting back and the run is refused
-# if one did not take. Then medians with their 95% intervals, a change
-# marked only where the intervals do not overlap, as text
-# (the 2013 cover letter's shape), Markdown and JSON in
-# OUT/bench/STAMP/, residency-over-time plots (gnuplot) there too, and
-# OUT/bench/table.txt pointing at the latest.
+# Runs are interleaved: the columns of one kernel take turns within one
+# boot (A B, then B A: the order alternates from run to run), and the
+# kernels take turns by boots, BENCH_ROUNDS boots each (default 1 for
+# one kernel, 2 for more), the runs shared out among them. Run R of
+# every column has the seed BENCH_SEED + R (default BENCH_SEED: the
+# date's day number), the start jitter of bench.c -S: the pair of runs a
+# claim compares starts alike, and any run can be replayed.
+#
+# Every kernel gets configs/bench.config (trace events, SCHEDSTATS), so
+# that the mechanism counters are there. Per kernel: build (kernel.sh,
+# incremental), then per boot an initramfs whose /etc/bench.plan lists
+# its runs (qemu/init); a setting that does not take is a "bench-error"
+# from the guest and fails the bench. Then scripts/bench-report.py:
+# table.txt, table.md, results.json, claims.md (the verdicts) and plots
+# in OUT/bench/STAMP/, OUT/bench/latest pointing at it.
 
 set -eu
 
@@ -52,14 +59,30 @@ here=$(dirname "$(realpath "$0")")
 REPO=$(abspath "$here/..")
 : "${KSRC:?}" "${BUILD:?}" "${OUT:?}" "${WORK:?}"
 : "${NODES:?}" "${CPUS_PER_NODE:?}" "${MEM_PER_NODE_MB:?}" "${DIST_REMOTE:?}"
-BENCH_COLUMNS=${BENCH_COLUMNS:-default}
+BENCH_COLUMNS=${BENCH_COLUMNS:-claims}
 BENCH=${BENCH:-default}
-BENCH_RUNS=${BENCH_RUNS:-6}
+BENCH_RUNS=${BENCH_RUNS:-12}
+BENCH_CLAIMS=${BENCH_CLAIMS:-}
+BENCH_SEED=${BENCH_SEED:-$(( $(date +%s) / 86400 ))}
+CLAIMS=$REPO/configs/claims.tsv
 BENCH_SECS=${BENCH_SECS:-15}
 BENCH_MB=${BENCH_MB:-64}
 BENCH_SCAN_TUNING=${BENCH_SCAN_TUNING:-scan_delay_ms=1000 scan_period_min_ms=1000 scan_period_max_ms=60000 scan_size_mb=256}
 PRISTINE=$WORK/pristine/linux
 
+# cells: "COLUMN|WORKLOAD|SECS|SCAN" (SCAN: comma-separated knobs, -).
+cells=""
+if [ "$BENCH_COLUMNS" = claims ]; then
+	known=$(awk -F'\t' '!/^#/ && $1 != "claim" { print $1 }' "$CLAIMS")
+	for c in $BENCH_CLAIMS; do
+		echo "$known" | grep -qxF "$c" || die "BENCH_CLAIMS: no claim '$c' in configs/claims.tsv (have: $(echo $known))"
+	done
+	cells=$(awk -F'\t' -v want=" $BENCH_CLAIMS " '
+		!/^#/ && $1 != "claim" && (want == "  " || index(want, " " $1 " ")) {
+			print $2 "|" $4 "|" $5 "|" $6; print $3 "|" $4 "|" $5 "|" $6 }' "$CLAIMS" | awk '!seen[$0]++')
+	BENCH_COLUMNS=$(echo "$cells" | cut -d'|' -f1 | awk '!seen[$0]++')
+	BENCH=$(echo "$cells" | cut -d'|' -f2 | awk '!seen[$0]++')
+fi
 case "$BENCH_COLUMNS" in
 default) BENCH_COLUMNS="numa-all numa-all+NO_NUMA_CPUPID numa-all+NO_NUMA_GROUPS
 	numa-all+NO_NUMA_SWAP numa-all+NO_NUMA_FBQ numa-all+defer=0" ;;
@@ -120,10 +143,29 @@ for col in $BENCH_COLUMNS; do
 	done
 done
 
+for v in BENCH_SEED ${BENCH_ROUNDS:+BENCH_ROUNDS}; do
+	case "${!v}" in
+	"" | *[!0-9]*) die "$v must be a number, not '${!v}'" ;;
+	esac
+done
+if [ -z "$cells" ]; then
+	for col in $BENCH_COLUMNS; do
+		for w in $BENCH; do
+			cells="$cells$col|$w|$BENCH_SECS|-
+"
+		done
+	done
+fi
+kernels=$(for col in $BENCH_COLUMNS; do echo "${col%%+*}"; done | awk '!seen[$0]++')
+nk=$(echo "$kernels" | wc -l)
+BENCH_ROUNDS=${BENCH_ROUNDS:-$([ "$nk" = 1 ] && echo 1 || echo 2)}
+[ "$BENCH_ROUNDS" -ge 1 ] && [ "$BENCH_ROUNDS" -le "$BENCH_RUNS" ] ||
+	die "BENCH_ROUNDS must be 1 to BENCH_RUNS ($BENCH_RUNS), not '$BENCH_ROUNDS'"
+
 stamp=$(date -u +%Y%m%d-%H%M%S)
 RES=$OUT/bench/$stamp
-mkdir -p "$RES/logs" "$RES/img"
-info "bench: columns: $(echo $BENCH_COLUMNS); workloads: $BENCH; $BENCH_RUNS x ${BENCH_SECS}s each"
+mkdir -p "$RES/logs"
+info "bench: columns: $(echo $BENCH_COLUMNS); workloads: $(echo $BENCH); $BENCH_RUNS runs each in $BENCH_ROUNDS round(s); seed $BENCH_SEED"
 
 if [ -n "$perf" ]; then
 	info "bench: building the tree's perf (scripts/perf.sh)"
@@ -131,58 +173,104 @@ if [ -n "$perf" ]; then
 	export PERF
 fi
 
-per_run=$((BENCH_SECS + 15))
-timeout=$(( $(echo $BENCH | wc -w) * BENCH_RUNS * per_run + 300 ))
-for col in $BENCH_COLUMNS; do
+# plan_line CELL RUN: the guest's line for run RUN of CELL (qemu/init).
+plan_line()
+{
+	local col w secs scan kernel rest m kv sysctl="" debugfs="" feats="" args
+
+	IFS='|' read -r col w secs scan <<<"$1"
+	args="-s $secs -m $BENCH_MB"
 	kernel=${col%%+*}
 	rest=${col#"$kernel"}
 	IFS=+ read -ra mods <<<"${rest#+}"
-	sysctl="" debugfs="" sfeat="" args="-s $BENCH_SECS -m $BENCH_MB"
 	for m in "${mods[@]}"; do
 		case "$m" in
 		off) sysctl="$sysctl kernel.numa_balancing=0" ;;
 		bind) args="$args -b" ;;
 		retry=*) debugfs="$debugfs migrate_retry_ms=${m#retry=}" ;;
 		defer=*) sysctl="$sysctl kernel.numa_balancing_migrate_deferred=${m#defer=}" ;;
-		NO_NUMA_*) sfeat="$sfeat $m" ;;
+		NO_NUMA_*) feats="$feats $m" ;;
 		t=*) args="$args -t ${m#t=}" ;;
 		esac
 	done
+	# The tree's scan knobs, then the cell's own.
+	for kv in $BENCH_SCAN_TUNING $(echo "${scan#-}" | tr , ' '); do
+		debugfs="$(echo " $debugfs" | tr ' ' '\n' | grep -v "^${kv%%=*}=" | tr '\n' ' ') $kv"
+	done
+	echo "$col|$w|$2|$((BENCH_SEED + $2))|$(echo $feats)|$(echo $sysctl)|$(echo $debugfs)|$args"
+}
+
+# Build every kernel first: a failed build should not cost a bench.
+declare -A ksrc_of bdir_of bname_of
+for kernel in $kernels; do
 	if [ "$kernel" = upstream ]; then
 		pristine_tree "$KSRC" "$PRISTINE"
-		ksrc=$PRISTINE bdir=$(dirname "$PRISTINE")/build bname=pristine config=""
+		ksrc=$PRISTINE bdir=$(dirname "$PRISTINE")/build
 	else
-		ksrc=$KSRC bdir=$BUILD bname=$kernel config=$kernel
+		ksrc=$KSRC bdir=$BUILD
 	fi
-	logs=$RES/logs/$col
-	mkdir -p "$logs"
-	info "bench: $col: building $bname"
+	bname=bench-$kernel config="bench"
+	[ "$kernel" = upstream ] || config="$kernel bench"
+	ksrc_of[$kernel]=$ksrc bdir_of[$kernel]=$bdir bname_of[$kernel]=$bname
+	mkdir -p "$RES/logs/$kernel"
+	info "bench: building $kernel ($bname)"
 	KSRC=$ksrc BUILD=$bdir NAME=$bname CONFIG=$config OPTS="" \
-		"$here/kernel.sh" >"$logs/build.log" 2>&1 || {
-		tail -n 20 "$logs/build.log" >&2
-		die "bench: $col: the build failed ($logs/build.log)"
+		"$here/kernel.sh" >"$RES/logs/$kernel/build.log" 2>&1 || {
+		tail -n 20 "$RES/logs/$kernel/build.log" >&2
+		die "bench: $kernel: the build failed ($RES/logs/$kernel/build.log)"
 	}
-	img=$(IMAGE=$RES/img/$col MODE=bench KSRC=$ksrc SELFTESTS_KSRC=$KSRC KCONFIG=$bdir/$bname/.config \
-		TESTS="" BENCH="$BENCH" BENCH_RUNS=$BENCH_RUNS BENCH_ARGS="$args" \
-		BENCH_SYSCTL="${sysctl# }" BENCH_DEBUGFS="${debugfs# }" SCHED_FEATURES="${sfeat# }" \
-		SCAN_TUNING="$BENCH_SCAN_TUNING" "$here/initramfs.sh")
-	info "bench: $col: booting (at most ${timeout}s)"
-	MODE=bench KSRC=$ksrc KERNEL=$bdir/$bname/arch/x86/boot/bzImage \
-		KCONFIG=$bdir/$bname/.config INITRD=$img LOGDIR=$logs TIMEOUT=$timeout \
-		"$here/boot.sh" >"$logs/boot.log" 2>&1 || {
-		tail -n 30 "$logs/boot.log" >&2
-		die "bench: $col: the guest failed ($logs)"
-	}
-	# The serial line ends in CR LF.
-	tr -d '\r' <"$logs/output.log" >"$logs/results.log"
-	grep -q '^bench-done' "$logs/results.log" || die "bench: $col: the guest did not finish its runs ($logs/output.log)"
-	for kv in ${sysctl# } ${debugfs# } ${sfeat# }; do
-		grep -qx "bench-setting [a-z]* $kv" "$logs/results.log" ||
-			die "bench: $col: the setting $kv did not take ($logs/output.log)"
+done
+
+: >"$RES/bench.log"
+per_round=$(( (BENCH_RUNS + BENCH_ROUNDS - 1) / BENCH_ROUNDS ))
+for round in $(seq 1 "$BENCH_ROUNDS"); do
+	order=$kernels
+	[ $((round % 2)) = 1 ] || order=$(echo "$kernels" | tac)
+	first=$(( (round - 1) * per_round + 1 ))
+	last=$(( round * per_round < BENCH_RUNS ? round * per_round : BENCH_RUNS ))
+	[ "$first" -le "$last" ] || continue
+	for kernel in $order; do
+		mine=$(echo "$cells" | awk -F'|' -v k="$kernel" 'NF && ($1 == k || index($1, k "+") == 1)')
+		[ -n "$mine" ] || continue
+		plan=$RES/logs/$kernel/plan-$round
+		: >"$plan"
+		secs=0
+		for r in $(seq "$first" "$last"); do
+			list=$mine
+			[ $((r % 2)) = 1 ] || list=$(echo "$mine" | tac)
+			while read -r cell; do
+				plan_line "$cell" "$r" >>"$plan"
+				secs=$(( secs + $(echo "$cell" | cut -d'|' -f3) + 20 ))
+			done <<<"$list"
+		done
+		logs=$RES/logs/$kernel/round-$round
+		mkdir -p "$logs"
+		ksrc=${ksrc_of[$kernel]} bdir=${bdir_of[$kernel]} bname=${bname_of[$kernel]}
+		img=$(IMAGE=$RES/img-$kernel-$round MODE=bench KSRC=$ksrc SELFTESTS_KSRC=$KSRC \
+			KCONFIG=$bdir/$bname/.config TESTS="" BENCH_PLAN=$plan \
+			SCAN_TUNING="$BENCH_SCAN_TUNING" "$here/initramfs.sh")
+		timeout=$((secs + 300))
+		info "bench: round $round/$BENCH_ROUNDS, $kernel: $(wc -l <"$plan") runs (at most ${timeout}s)"
+		MODE=bench KSRC=$ksrc KERNEL=$bdir/$bname/arch/x86/boot/bzImage \
+			KCONFIG=$bdir/$bname/.config INITRD=$img LOGDIR=$logs TIMEOUT=$timeout \
+			"$here/boot.sh" >"$logs/boot.log" 2>&1 || {
+			tail -n 30 "$logs/boot.log" >&2
+			die "bench: $kernel: the guest failed ($logs)"
+		}
+		rm -f "$img"
+		# The serial line ends in CR LF.
+		tr -d '\r' <"$logs/output.log" >"$logs/results.log"
+		! grep '^bench-error' "$logs/results.log" >&2 ||
+			die "bench: $kernel: a setting did not take ($logs/output.log)"
+		grep -q '^bench-done' "$logs/results.log" ||
+			die "bench: $kernel: the guest did not finish its runs ($logs/output.log)"
+		[ "$(grep -c '^bench-result' "$logs/results.log")" = "$(wc -l <"$plan")" ] ||
+			die "bench: $kernel: $(wc -l <"$plan") runs planned, $(grep -c '^bench-result' "$logs/results.log") results ($logs/output.log)"
+		cat "$logs/results.log" >>"$RES/bench.log"
 	done
 done
 
-python3 "$here/bench-report.py" "$RES" $BENCH_COLUMNS
+python3 "$here/bench-report.py" --claims "$CLAIMS" "$RES" $BENCH_COLUMNS
 ln -sfn "$stamp" "$OUT/bench/latest"
 cp "$RES/table.txt" "$OUT/bench/table.txt"
-info "bench: results in $RES (table.txt, table.md, results.json, residency-*.png)"
+info "bench: results in $RES (table.txt, table.md, claims.md, results.json, plots)"

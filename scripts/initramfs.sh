@@ -10,8 +10,8 @@
 # learn the kernel's options from the kernel (/proc/config.gz).
 #
 # Environment: KSRC, KCONFIG (the kernel's .config), OUT, MODE (test|demo|bench),
-# TESTS, NODES, CPUS_PER_NODE, BENCH, BENCH_RUNS, BENCH_ARGS, BENCH_SYSCTL,
-# BENCH_DEBUGFS (MODE=bench), STRESS_SECS and STRESS_SEED (the stress test), SCHED_FEATURES
+# TESTS, NODES, CPUS_PER_NODE, BENCH_PLAN (MODE=bench: the runs, one a line,
+# qemu/init), STRESS_SECS and STRESS_SEED (the stress test), SCHED_FEATURES
 # (options built in and turned off at run time: "NO_NUMA_SWAP NO_NUMA_FBQ"),
 # MEM_PER_NODE_MB, DIST_REMOTE, SCAN_TUNING, TEST_TIMEOUT, DEMO_ARGS;
 # PERF, a static perf for the perf-PxT workloads (MODE=bench);
@@ -157,16 +157,16 @@ CPUS_PER_NODE='$CPUS_PER_NODE'
 MEM_PER_NODE_MB='$MEM_PER_NODE_MB'
 DIST_REMOTE='$DIST_REMOTE'
 SCAN_TUNING='$SCAN_TUNING'
-BENCH='${BENCH:-}'
-BENCH_RUNS='${BENCH_RUNS:-1}'
-BENCH_ARGS='${BENCH_ARGS:-}'
-BENCH_SYSCTL='${BENCH_SYSCTL:-}'
-BENCH_DEBUGFS='${BENCH_DEBUGFS:-}'
 STRESS_SECS='${STRESS_SECS:-600}'
 STRESS_SEED='${STRESS_SEED:-}'
 SCHED_FEATURES='${SCHED_FEATURES:-}'
 FAKE_CONFIG='${FAKE_CONFIG:-}'
 EOF
+
+if [ "$MODE" = bench ]; then
+	[ -f "${BENCH_PLAN:-}" ] || die "MODE=bench needs BENCH_PLAN, the guest's list of runs"
+	install -m 644 "$BENCH_PLAN" "$root/etc/bench.plan"
+fi
 
 img=$IMAGE.cpio.gz
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |

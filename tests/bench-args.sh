@@ -24,7 +24,7 @@ export WORK BUILD=$tmp/build OUT=$tmp/out NODES=2 CPUS_PER_NODE=2 \
 
 ktap_header
 [ -f "$KSRC/kernel/sched/features.h" ] || ktap_exit_skip "no kernel tree in $KSRC (make tree)"
-ktap_plan 8
+ktap_plan 10
 
 # refused WHAT PATTERN VAR=VALUE...: scripts/bench.sh (or shapes.sh) with
 # those settings exits non-zero, says PATTERN, builds nothing and leaves
@@ -39,14 +39,18 @@ refused()
 		[ ! -d "$tmp/build" ] && [ ! -d "$tmp/out/bench" ]
 }
 
-refused bench.sh "perf workloads are perf-PxT" BENCH=perf-0x2
+refused bench.sh "perf workloads are perf-PxT" BENCH=perf-0x2 BENCH_COLUMNS=numa-all
 ktap_result $? "BENCH=perf-0x2: refused, perf workloads are perf-PxT"
-refused bench.sh "no bench workload 'nosuch'" BENCH=nosuch
+refused bench.sh "no bench workload 'nosuch'" BENCH=nosuch BENCH_COLUMNS=numa-all
 ktap_result $? "BENCH=nosuch: refused"
 refused bench.sh "NUMA_NOPE has no scheduler feature" BENCH=trade BENCH_COLUMNS=numa-all+NO_NUMA_NOPE
 ktap_result $? "a column turning off an option that has no scheduler feature: refused"
-refused bench.sh "BENCH_RUNS must be a positive integer" BENCH=trade BENCH_RUNS=0
+refused bench.sh "BENCH_RUNS must be a positive integer" BENCH=trade BENCH_RUNS=0 BENCH_COLUMNS=numa-all
 ktap_result $? "BENCH_RUNS=0: refused"
+refused bench.sh "BENCH_CLAIMS: no claim 'NUMA_NOPE'" BENCH_CLAIMS="NUMA_SWAP NUMA_NOPE"
+ktap_result $? "BENCH_CLAIMS naming no claim of configs/claims.tsv: refused"
+refused bench.sh "BENCH_ROUNDS must be 1 to BENCH_RUNS" BENCH_CLAIMS=default=6.1 BENCH_RUNS=4 BENCH_ROUNDS=5
+ktap_result $? "BENCH_ROUNDS above BENCH_RUNS: refused"
 refused shapes.sh "the workloads need 2 nodes" SHAPES="2x2 1x4"
 ktap_result $? "SHAPES with a one-node machine: refused before the first shape runs"
 
