@@ -13,7 +13,8 @@
 #
 # The table's intervals describe; they are not the verdicts' tests.
 #
-# Usage: bench-report.py [--claims FILE] RESULTS_DIR COLUMN...
+# Usage: bench-report.py [--undecided] [--claims FILE] RESULTS_DIR COLUMN...
+# (--undecided: print only how many claims are neither held nor refuted)
 
 import json
 import math
@@ -363,12 +364,19 @@ def fmt(v):
 
 def main():
     args = sys.argv[1:]
-    claims = []
+    claims, undecided = [], args[:1] == ["--undecided"]
+    args = args[undecided:]
     if args[:1] == ["--claims"]:
         claims, args = read_claims(args[1]), args[2:]
     res, cols = args[0], args[1:]
     parsed = parse(os.path.join(res, "bench.log"))
     data = {c: parsed.get(c, {}) for c in cols}
+    if undecided:
+        # bench.sh's sequential mode: how many claims are still open.
+        print(sum(1 for j in verdicts(claims, data)
+                  if j["verdict"].startswith(("no difference", "not shown"))
+                  or j["verdict"].endswith("(the option did not act)")))
+        return
     workloads = []
     for c in cols:
         for w in data[c]:

@@ -43,6 +43,12 @@
 # date's day number), the start jitter of bench.c -S: the pair of runs a
 # claim compares starts alike, and any run can be replayed.
 #
+# Sequential: with BENCH_MAX_RUNS above BENCH_RUNS, the bench goes on by
+# rounds of the same size while a claim is undecided (no difference
+# measured, not measurable, not shown equivalent), up to BENCH_MAX_RUNS.
+# Its p-values are then nominal: looking more than once spends more
+# than the 5%, so say so where they are quoted.
+#
 # Every kernel gets configs/bench.config (trace events, SCHEDSTATS), so
 # that the mechanism counters are there. Per kernel: build (kernel.sh,
 # incremental), then per boot an initramfs whose /etc/bench.plan lists
@@ -64,6 +70,7 @@ BENCH=${BENCH:-default}
 BENCH_RUNS=${BENCH_RUNS:-12}
 BENCH_CLAIMS=${BENCH_CLAIMS:-}
 BENCH_SEED=${BENCH_SEED:-$(( $(date +%s) / 86400 ))}
+BENCH_MAX_RUNS=${BENCH_MAX_RUNS:-$BENCH_RUNS}
 CLAIMS=$REPO/configs/claims.tsv
 BENCH_SECS=${BENCH_SECS:-15}
 BENCH_MB=${BENCH_MB:-64}
@@ -143,6 +150,8 @@ for col in $BENCH_COLUMNS; do
 	done
 done
 
+[ "$BENCH_MAX_RUNS" -ge "$BENCH_RUNS" ] 2>/dev/null ||
+	die "BENCH_MAX_RUNS must be a number not below BENCH_RUNS ($BENCH_RUNS), not '$BENCH_MAX_RUNS'"
 for v in BENCH_SEED ${BENCH_ROUNDS:+BENCH_ROUNDS}; do
 	case "${!v}" in
 	"" | *[!0-9]*) die "$v must be a number, not '${!v}'" ;;
@@ -223,12 +232,22 @@ done
 
 : >"$RES/bench.log"
 per_round=$(( (BENCH_RUNS + BENCH_ROUNDS - 1) / BENCH_ROUNDS ))
-for round in $(seq 1 "$BENCH_ROUNDS"); do
+next=1 round=0
+while [ "$next" -le "$BENCH_MAX_RUNS" ]; do
+	if [ "$next" -gt "$BENCH_RUNS" ]; then
+		undecided=$(python3 "$here/bench-report.py" --undecided --claims "$CLAIMS" "$RES" $BENCH_COLUMNS)
+		[ "$undecided" != 0 ] || break
+		info "bench: $undecided claim(s) undecided after $((next - 1)) runs: $per_round more"
+	fi
+	round=$((round + 1))
 	order=$kernels
 	[ $((round % 2)) = 1 ] || order=$(echo "$kernels" | tac)
-	first=$(( (round - 1) * per_round + 1 ))
-	last=$(( round * per_round < BENCH_RUNS ? round * per_round : BENCH_RUNS ))
-	[ "$first" -le "$last" ] || continue
+	first=$next
+	last=$(( next + per_round - 1 ))
+	limit=$BENCH_RUNS
+	[ "$next" -le "$BENCH_RUNS" ] || limit=$BENCH_MAX_RUNS
+	[ "$last" -le "$limit" ] || last=$limit
+	next=$((last + 1))
 	for kernel in $order; do
 		mine=$(echo "$cells" | awk -F'|' -v k="$kernel" 'NF && ($1 == k || index($1, k "+") == 1)')
 		[ -n "$mine" ] || continue
@@ -250,7 +269,7 @@ for round in $(seq 1 "$BENCH_ROUNDS"); do
 			KCONFIG=$bdir/$bname/.config TESTS="" BENCH_PLAN=$plan \
 			SCAN_TUNING="$BENCH_SCAN_TUNING" "$here/initramfs.sh")
 		timeout=$((secs + 300))
-		info "bench: round $round/$BENCH_ROUNDS, $kernel: $(wc -l <"$plan") runs (at most ${timeout}s)"
+		info "bench: round $round, runs $first-$last, $kernel: $(wc -l <"$plan") runs (at most ${timeout}s)"
 		MODE=bench KSRC=$ksrc KERNEL=$bdir/$bname/arch/x86/boot/bzImage \
 			KCONFIG=$bdir/$bname/.config INITRD=$img LOGDIR=$logs TIMEOUT=$timeout \
 			"$here/boot.sh" >"$logs/boot.log" 2>&1 || {
