@@ -67,13 +67,15 @@
  * pref_pct the share of 1 Hz samples where a task ran on its preferred
  * node; xnode_moves the tasks' node changes seen at 10 Hz;
  * failed_hot and forced SCHEDSTATS' balancer refusals and forced moves;
- * preferred_changes and group_joins debugfs counts; fbq_remote and
- * fbq_all the CPU-seconds each class held; trace_move, trace_swap and
+ * preferred_changes and group_joins debugfs counts; fbq_regular,
+ * fbq_remote and fbq_all the busy CPU-seconds each class held (the
+ * classes of FBQ's counts, kept with NO_NUMA_FBQ too); trace_move, trace_swap and
  * trace_stick the sched_move_numa, sched_swap_numa and sched_stick_numa
  * events (tracefs). -1: this kernel has no such counter.
  *
- * -S SEED makes the start replayable: each task waits a draw of up to
- * 100 ms before its first touch, the hogs' phases are drawn too.
+ * -S SEED makes the start replayable: when the run starts, each task
+ * waits a draw of up to 100 ms before its first write, each hog up to
+ * 250 ms before its first burst.
  *
  * Usage: bench WORKLOAD [-s seconds] [-m MiB] [-t threads] [-b] [-S seed]
  */
@@ -141,11 +143,6 @@ static void *worker_fn(void *arg)
 
 	s->tid = gettid_();
 	s->pid = getpid();
-	if (seed) {
-		unsigned int st = seed * 2654435761u + (unsigned int)(s - ctl->slot);
-
-		usleep(draw(&st) % 100000);
-	}
 	if (bind_mode) {
 		pin_to_node(s->node);
 		if (w->touch)
@@ -166,6 +163,12 @@ static void *worker_fn(void *arg)
 		usleep(1000);
 	if (!bind_mode && w->release)
 		unpin();
+	/* The run's start, task by task: a draw of up to 100 ms. */
+	if (seed) {
+		unsigned int st = seed * 2654435761u + (unsigned int)(s - ctl->slot);
+
+		usleep(draw(&st) % 100000);
+	}
 	while (ctl->phase == 1) {
 		region_touch(s->mem, s->len, v++);
 		s->sweeps++;
@@ -253,12 +256,24 @@ static pid_t fork_or_die(void)
 	return pid;
 }
 
-/* A CPU-only hog, no memory of its own: 200 ms busy, 50 ms asleep. */
+/*
+ * A CPU-only hog: 200 ms busy, 50 ms asleep, from a drawn phase. Its
+ * policy binds it to every node without MPOL_F_NUMA_BALANCING, so NUMA
+ * balancing never scans its memory: it takes no hinting fault, has no
+ * preferred node and is never counted in nr_numa_running.
+ */
 static void hog(int i)
 {
 	unsigned int st = seed * 2654435761u + 1000u + i;
+	unsigned long all = (1UL << nodes) - 1;
 	double t;
 
+	if (syscall(SYS_set_mempolicy, MPOL_BIND_, &all, sizeof(all) * 8)) {
+		perror("bench: set_mempolicy");
+		_exit(1);
+	}
+	while (ctl->phase == 0)
+		usleep(1000);
 	usleep(draw(&st) % 250000);
 	while (ctl->phase != 2) {
 		t = now();
@@ -479,7 +494,10 @@ static void sample_second(struct mech *m, int sec)
 		for (k = 0; k < 3; k++)
 			m->fbq[k] = m->fbq[k] < 0 ? 0 : m->fbq[k];
 		for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+			/* An idle CPU classifies as "all": not counted. */
 			c = strstr(line, " class ");
+			if (strstr(line, " nr_running 0 "))
+				continue;
 			for (k = 0; c && k < 3; k++)
 				m->fbq[k] += !strcmp(c + 7, classes[k]);
 		}
