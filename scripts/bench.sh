@@ -43,6 +43,10 @@
 # date's day number), the start jitter of bench.c -S: the pair of runs a
 # claim compares starts alike, and any run can be replayed.
 #
+# BENCH_RESUME=DIR finishes a bench that stopped, in its results
+# directory DIR: with the same settings (and BENCH_SEED), the boots whose
+# plan is unchanged and whose runs all ended are kept, the others run.
+#
 # Sequential: with BENCH_MAX_RUNS above BENCH_RUNS, the bench goes on by
 # rounds of the same size while a claim is undecided (no difference
 # measured, not measurable, not shown equivalent), up to BENCH_MAX_RUNS.
@@ -184,6 +188,10 @@ BENCH_ROUNDS=${BENCH_ROUNDS:-$([ "$nk" = 1 ] && echo 1 || echo 2)}
 
 stamp=$(date -u +%Y%m%d-%H%M%S)
 RES=$OUT/bench/$stamp
+if [ -n "${BENCH_RESUME:-}" ]; then
+	[ -d "$BENCH_RESUME/logs" ] || die "BENCH_RESUME=$BENCH_RESUME: not a bench's results directory"
+	RES=$(abspath "$BENCH_RESUME") stamp=$(basename "$RES")
+fi
 mkdir -p "$RES/logs"
 info "bench: columns: $(echo $BENCH_COLUMNS); workloads: $(echo $BENCH); $BENCH_RUNS runs each in $BENCH_ROUNDS round(s); seed $BENCH_SEED"
 
@@ -264,20 +272,30 @@ while [ "$next" -le "$BENCH_MAX_RUNS" ]; do
 		mine=$(echo "$cells" | awk -F'|' -v k="$kernel" 'NF && ($1 == k || index($1, k "+") == 1)')
 		[ -n "$mine" ] || continue
 		plan=$RES/logs/$kernel/plan-$round
-		: >"$plan"
+		: >"$plan.new"
 		secs=0
 		for r in $(seq "$first" "$last"); do
 			list=$mine
 			[ $((r % 2)) = 1 ] || list=$(echo "$mine" | tac)
 			while read -r cell; do
-				plan_line "$cell" "$r" >>"$plan"
+				plan_line "$cell" "$r" >>"$plan.new"
 				secs=$(( secs + $(echo "$cell" | cut -d'|' -f3) + 20 ))
 			done <<<"$list"
 		done
 		logs=$RES/logs/$kernel/round-$round
 		mkdir -p "$logs"
+		# Resuming: a boot with this plan that finished is not run again.
+		if cmp -s "$plan.new" "$plan" && grep -q '^bench-done' "$logs/results.log" 2>/dev/null &&
+		   [ "$(grep -c '^bench-result' "$logs/results.log")" = "$(wc -l <"$plan")" ]; then
+			rm "$plan.new"
+			info "bench: round $round, runs $first-$last, $kernel: done before, kept ($logs)"
+			cat "$logs/results.log" >>"$RES/bench.log"
+			continue
+		fi
+		mv "$plan.new" "$plan"
 		ksrc=${ksrc_of[$kernel]} bdir=${bdir_of[$kernel]} bname=${bname_of[$kernel]}
-		img=$(IMAGE=$RES/img-$kernel-$round MODE=bench KSRC=$ksrc SELFTESTS_KSRC=$KSRC \
+		# SELFTESTS_KSRC first: a prefix assignment sees the ones before it.
+		img=$(SELFTESTS_KSRC=$KSRC IMAGE=$RES/img-$kernel-$round MODE=bench KSRC=$ksrc \
 			KCONFIG=$bdir/$bname/.config TESTS="" BENCH_PLAN=$plan \
 			SCAN_TUNING="$BENCH_SCAN_TUNING" "$here/initramfs.sh")
 		timeout=$((secs + 300))
